@@ -1,0 +1,144 @@
+/**
+ * Every hook event kind llama-agent knows, and what it does with each: one table that the
+ * settings loader, the runtime, `hooks list`, `hooks lint` and `hooks test` all read.
+ */
+
+/** How llama-agent treats an event kind found in a settings file. */
+export type EventGroup =
+  /** Fired at an ACP seam. */
+  | "fired"
+  /** Accepted in the file; no registration is created. */
+  | "dropped"
+  /** A registration exists, but no seam ever fires it. */
+  | "never_emitted"
+  /** A newer Claude Code kind: accepted quietly, shown as "not supported here". */
+  | "unsupported";
+
+/** The payload field a matcher is tested against, or null when the matcher is ignored. */
+export type MatcherField = "tool_name" | "source" | "notification_type" | null;
+
+export interface EventSpec {
+  readonly group: EventGroup;
+  readonly matcherField: MatcherField;
+  /** Whether exit 2 / `decision:"block"` / `ok:false` has an effect on this event. */
+  readonly blockable: boolean;
+  /** Fields `hookSpecificOutput` may carry for this event (besides `hookEventName`). */
+  readonly specificOutput: readonly string[];
+  /** Default timeout in seconds for command and http handlers. */
+  readonly commandTimeoutSec: number;
+}
+
+const DEFAULT_TIMEOUT_SEC = 600;
+
+function fired(
+  matcherField: MatcherField,
+  blockable: boolean,
+  specificOutput: readonly string[],
+  commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
+): EventSpec {
+  return { group: "fired", matcherField, blockable, specificOutput, commandTimeoutSec };
+}
+
+function notFired(group: Exclude<EventGroup, "fired">): EventSpec {
+  return {
+    group,
+    matcherField: null,
+    blockable: false,
+    specificOutput: [],
+    commandTimeoutSec: DEFAULT_TIMEOUT_SEC,
+  };
+}
+
+const CONTEXT = ["additionalContext"] as const;
+
+export const HOOK_EVENTS = {
+  SessionStart: fired("source", false, CONTEXT),
+  UserPromptSubmit: fired(null, true, CONTEXT, 30),
+  PreToolUse: fired("tool_name", true, [
+    "permissionDecision",
+    "permissionDecisionReason",
+    "updatedInput",
+    "additionalContext",
+  ]),
+  PostToolUse: fired("tool_name", true, CONTEXT),
+  PostToolUseFailure: fired("tool_name", true, CONTEXT),
+  Notification: fired("notification_type", false, CONTEXT),
+  Stop: fired(null, true, ["reason"]),
+
+  PermissionRequest: notFired("dropped"),
+  SubagentStart: notFired("dropped"),
+  SubagentStop: notFired("dropped"),
+  PreCompact: notFired("dropped"),
+  Setup: notFired("dropped"),
+  SessionEnd: notFired("dropped"),
+
+  PostCompact: notFired("never_emitted"),
+  TeammateIdle: notFired("never_emitted"),
+  TaskCompleted: notFired("never_emitted"),
+  Elicitation: notFired("never_emitted"),
+  ElicitationResult: notFired("never_emitted"),
+  InstructionsLoaded: notFired("never_emitted"),
+  ConfigChange: notFired("never_emitted"),
+  WorktreeCreate: notFired("never_emitted"),
+  WorktreeRemove: notFired("never_emitted"),
+
+  PostToolBatch: notFired("unsupported"),
+  UserPromptExpansion: notFired("unsupported"),
+  StopFailure: notFired("unsupported"),
+  PermissionDenied: notFired("unsupported"),
+  TaskCreated: notFired("unsupported"),
+  CwdChanged: notFired("unsupported"),
+  FileChanged: notFired("unsupported"),
+  DirectoryAdded: notFired("unsupported"),
+  MessageDisplay: notFired("unsupported"),
+  PreModelSwitch: notFired("unsupported"),
+  PostModelSwitch: notFired("unsupported"),
+  PreSkillShellCommand: notFired("unsupported"),
+} as const satisfies Record<string, EventSpec>;
+
+export type HookEventName = keyof typeof HOOK_EVENTS;
+
+/** The events some seam of the agent fires. */
+export type FiredEventName = {
+  [K in HookEventName]: (typeof HOOK_EVENTS)[K]["group"] extends "fired" ? K : never;
+}[HookEventName];
+
+export const FIRED_EVENTS: readonly FiredEventName[] = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "Stop",
+];
+
+export function isHookEventName(name: string): name is HookEventName {
+  return Object.hasOwn(HOOK_EVENTS, name);
+}
+
+export function isFiredEvent(name: string): name is FiredEventName {
+  return isHookEventName(name) && HOOK_EVENTS[name].group === "fired";
+}
+
+/** Whether a settings entry for this event becomes a registration (fired or never emitted). */
+export function createsRegistration(name: HookEventName): boolean {
+  const group = HOOK_EVENTS[name].group;
+  return group === "fired" || group === "never_emitted";
+}
+
+/** Words for a group, as `hooks list` shows them. */
+export function describeGroup(group: EventGroup): string {
+  switch (group) {
+    case "fired":
+      return "fires";
+    case "dropped":
+      return "dropped (never fires in llama-agent)";
+    case "never_emitted":
+      return "never emitted (registered, no seam fires it)";
+    case "unsupported":
+      return "not supported here (a newer Claude Code event)";
+    default:
+      return group satisfies never;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * A registration: one handler of one matcher group of one settings file, ready to fire.
+ */
+import type { HookEventName } from "./event_table.ts";
+import type { HandlerConfig } from "./handler_config.ts";
+import type { Matcher } from "./matcher.ts";
+
+/** Which file of the chain an entry came from, lowest precedence first. */
+export type SettingsScope = "user" | "project" | "local";
+
+export interface SourceLocation {
+  readonly scope: SettingsScope;
+  readonly file: string;
+  /** JSON pointer of the handler, e.g. `/hooks/PreToolUse/0/hooks/1`. */
+  readonly pointer: string;
+  readonly line: number;
+}
+
+export interface Registration {
+  /** Stable within one build: `<scope>:<pointer>`; `hooks test --explain` names hooks by it. */
+  readonly id: string;
+  readonly event: HookEventName;
+  /** The matcher as written (undefined when omitted). */
+  readonly matcherSource: string | undefined;
+  readonly matcher: Matcher;
+  readonly handler: HandlerConfig;
+  readonly source: SourceLocation;
+  /** Position in chain order (user → project → local, then file order): decides ties. */
+  readonly order: number;
+}
