@@ -1,0 +1,26 @@
+/**
+ * The edge between the pure engine and the outside world: running one handler. The engine only
+ * sees this function type; the real one spawns processes, posts HTTP and asks a model, and tests
+ * can pass their own.
+ */
+import type { HookEventName } from "./event_table.ts";
+import type { HandlerResult } from "./handler_result.ts";
+import type { Registration } from "./registration.ts";
+
+/** The JSON object a hook receives (command stdin, http body, prompt `$ARGUMENTS`). */
+export type HookPayload = Readonly<Record<string, unknown>>;
+
+export interface HandlerContext {
+  readonly event: HookEventName;
+  /** The session cwd: the hook's working directory and `CLAUDE_PROJECT_DIR`. */
+  readonly cwd: string;
+  readonly sessionId: string;
+  /** Aborting it kills running hooks (their whole process group) and ends pending requests. */
+  readonly signal?: AbortSignal;
+}
+
+export type HandlerRunner = (
+  registration: Registration,
+  payload: HookPayload,
+  context: HandlerContext,
+) => Promise<HandlerResult>;
