@@ -1,0 +1,38 @@
+/**
+ * The only module that touches the process: arguments, exit codes and the streams. Everything
+ * else is `run(args, io) → exit code`.
+ */
+import { runCli } from "./src/cli/run_cli.ts";
+import { describePermissionError } from "./src/cli/permission_error.ts";
+import type { CliIo } from "./src/cli/command_spec.ts";
+
+const encoder = new TextEncoder();
+
+const io: CliIo = {
+  stdout: (text) => writeAll(Deno.stdout, text),
+  stderr: (text) => writeAll(Deno.stderr, text),
+  stdoutIsTty: Deno.stdout.isTerminal(),
+  env: (name) => Deno.env.get(name),
+  cwd: Deno.cwd(),
+};
+
+function writeAll(stream: typeof Deno.stdout, text: string): void {
+  const bytes = encoder.encode(text);
+  let written = 0;
+  while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+}
+
+let code: number;
+try {
+  code = await runCli(Deno.args, io);
+} catch (error) {
+  const permission = describePermissionError(error, Deno.env.get("LLAMA_AGENT_LAUNCH_DIR"));
+  if (permission !== undefined) {
+    io.stderr(`llama-agent: ${permission}\n`);
+    code = 1;
+  } else {
+    io.stderr(`llama-agent: internal error: ${error instanceof Error ? error.stack : error}\n`);
+    code = 70;
+  }
+}
+Deno.exit(code);

@@ -1,0 +1,49 @@
+/**
+ * The subcommand tree. Leaves load their module only when chosen, so `--version`, `--help` and
+ * `hooks ...` never pay for what they do not use (node-llama-cpp above all).
+ */
+import type { CliCommand } from "./command_spec.ts";
+
+export interface LeafNode {
+  readonly kind: "leaf";
+  readonly summary: string;
+  readonly load: () => Promise<CliCommand>;
+}
+
+export interface GroupNode {
+  readonly kind: "group";
+  readonly summary: string;
+  readonly description?: string;
+  readonly children: Readonly<Record<string, LeafNode | GroupNode>>;
+}
+
+export const COMMAND_TREE: GroupNode = {
+  kind: "group",
+  summary: "an ACP agent on a local llama.cpp model that runs Claude Code hooks",
+  description:
+    "llama-agent reads the .claude/settings.json chain of a directory and runs its hooks with\n" +
+    "Claude Code's contract. Start with \"llama-agent hooks list\" in a project.",
+  children: {
+    hooks: {
+      kind: "group",
+      summary: "inspect, check and fire the hooks of a directory's settings chain",
+      children: {
+        list: {
+          kind: "leaf",
+          summary: "list every hook registration, where it comes from and whether it fires",
+          load: async () => (await import("./hooks_list.ts")).hooksListCommand,
+        },
+        lint: {
+          kind: "leaf",
+          summary: "report settings problems and hooks that would not do what you expect",
+          load: async () => (await import("./hooks_lint.ts")).hooksLintCommand,
+        },
+        run: {
+          kind: "leaf",
+          summary: "fire one event against the merged settings and show what each hook did",
+          load: async () => (await import("./hooks_run.ts")).hooksRunCommand,
+        },
+      },
+    },
+  },
+};

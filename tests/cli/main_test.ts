@@ -1,0 +1,83 @@
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { REPO_ROOT, runCli } from "../helpers/run_cli.ts";
+import packageJson from "../../package.json" with { type: "json" };
+
+async function inTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-cli-" }));
+  try {
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const run = (args: string[]) => inTemp((dir) => runCli(args, { cwd: dir, home: dir }));
+
+Deno.test("--version prints the package version at every level", async () => {
+  for (const args of [["--version"], ["-V"], ["hooks", "--version"], ["hooks", "list", "--version"]]) {
+    const result = await run(args);
+    assertEquals(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
+    assertEquals(result.stdout, `llama-agent ${packageJson.version}\n`);
+    assertEquals(result.stderr, "");
+  }
+});
+
+Deno.test("--help at every level lists what can be run there", async () => {
+  const top = await run(["--help"]);
+  assertEquals(top.code, 0);
+  assertStringIncludes(top.stdout, "Usage: llama-agent <command>");
+  assertStringIncludes(top.stdout, "hooks");
+  const hooks = await run(["hooks", "--help"]);
+  assertEquals(hooks.code, 0);
+  for (const sub of ["list", "lint", "run"]) assertMatch(hooks.stdout, new RegExp(`^  ${sub} `, "m"));
+  for (const sub of ["list", "lint", "run"]) {
+    const leaf = await run(["hooks", sub, "--help"]);
+    assertEquals(leaf.code, 0, leaf.stderr);
+    assertStringIncludes(leaf.stdout, `Usage: llama-agent hooks ${sub}`);
+    assertStringIncludes(leaf.stdout, "--cwd DIR");
+  }
+});
+
+Deno.test("an unknown command or flag is a usage error with exit 2 and a hint", async () => {
+  const command = await run(["frobnicate"]);
+  assertEquals(command.code, 2);
+  assertEquals(command.stdout, "");
+  assertEquals(
+    command.stderr,
+    'Unknown command "frobnicate" for "llama-agent": run "llama-agent --help" for the commands\n',
+  );
+  const flag = await run(["hooks", "list", "--frob"]);
+  assertEquals(flag.code, 2);
+  assertStringIncludes(flag.stderr, 'Unknown flag "--frob" for "llama-agent hooks list"');
+  const choice = await run(["hooks", "lint", "--format", "xml"]);
+  assertEquals(choice.code, 2);
+  assertStringIncludes(choice.stderr, 'does not accept "xml"');
+  const missing = await run(["hooks", "run"]);
+  assertEquals(missing.code, 2);
+  assertStringIncludes(missing.stderr, "Missing argument EVENT");
+});
+
+Deno.test("the hooks commands and --version never load node-llama-cpp", async () => {
+  for (const entry of ["main.ts", "src/cli/hooks_list.ts", "src/cli/hooks_lint.ts", "src/cli/hooks_run.ts"]) {
+    const info = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", `${REPO_ROOT}/${entry}`],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert(info.success, new TextDecoder().decode(info.stderr));
+    const graph = new TextDecoder().decode(info.stdout);
+    assert(graph.includes("hooks") || entry === "main.ts", `no graph for ${entry}`);
+    assert(!graph.includes("node-llama-cpp"), `${entry} reaches node-llama-cpp statically`);
+  }
+});
+
+Deno.test("a --cwd outside the allowed roots is a clear error, not a stack trace", async () => {
+  await inTemp(async (dir) => {
+    const result = await runCli(["hooks", "list", "--cwd", "/etc"], { cwd: dir, home: dir });
+    assertEquals(result.code, 2);
+    assertStringIncludes(result.stderr, '"/etc"');
+    assertStringIncludes(result.stderr, "llama-agent may only use files under");
+    assert(!result.stderr.includes("    at "), result.stderr);
+  });
+});
