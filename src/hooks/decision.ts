@@ -1,0 +1,286 @@
+/**
+ * Many hook outcomes of one firing → one decision (spec §8, with §4/§5 saying what each event
+ * reads). Deterministic: outcomes are read in chain order whatever order they finished in, and
+ * every piece of the decision names the registration that supplied it, so `hooks test --explain`
+ * can say which hook decided what.
+ */
+import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
+import { DEFAULT_BLOCK_REASON } from "./hook_messages.ts";
+import { type BlockCause, commandOf, type ErrorCause, type HookOutcome } from "./hook_outcome.ts";
+import type { HookOutput, PreToolUseOutput } from "./hook_output.ts";
+
+/** Something one hook said, and the id of the registration that said it. */
+export interface Said {
+  readonly by: string;
+  readonly text: string;
+}
+
+/** A PreToolUse `allow` or `ask`, with its `permissionDecisionReason` when given. */
+export interface Vote {
+  readonly by: string;
+  readonly reason: string | null;
+}
+
+/** Where a block came from: the outcome's cause, or a field of the JSON output. */
+export type BlockSource =
+  | BlockCause
+  | "decision"
+  | "permission_decision"
+  /** Stop's `hookSpecificOutput.reason`. */
+  | "stop_reason";
+
+export interface BlockEntry {
+  readonly by: string;
+  /** The hook's `<cmd>`, which PostToolUse messages quote. */
+  readonly command: string;
+  readonly source: BlockSource;
+  /** As messages quote it (`[<cmd>]: <stderr>` for exit 2). */
+  readonly reason: string;
+  /** The hook's own words (raw stderr for exit 2). */
+  readonly detail: string;
+}
+
+export type Verdict =
+  | { readonly kind: "none" }
+  /** PreToolUse only: skip the permission prompt (never overrides a policy deny). */
+  | { readonly kind: "allow"; readonly votes: readonly Vote[] }
+  /** PreToolUse only: ask the client even if the policy would approve. */
+  | { readonly kind: "ask"; readonly votes: readonly Vote[] }
+  /** PreToolUse deny, UserPromptSubmit block, Stop "don't stop", Post* feedback to the model. */
+  | { readonly kind: "block"; readonly reason: string; readonly blocks: readonly BlockEntry[] }
+  /** `continue:false`: beats everything; the first one in chain order is kept. */
+  | { readonly kind: "stop"; readonly by: string; readonly stopReason: string | null };
+
+/** A hook that gave no usable answer: shown to the user, never to the model. */
+export interface HookErrorNote {
+  readonly by: string;
+  readonly command: string;
+  readonly cause: ErrorCause;
+  readonly detail: string;
+  readonly timedOut: boolean;
+}
+
+export interface HookDecision {
+  readonly event: FiredEventName;
+  readonly verdict: Verdict;
+  /** PreToolUse: the last rewrite in chain order; it applies on allow and on no decision. */
+  readonly updatedInput: {
+    readonly by: string;
+    readonly input: Readonly<Record<string, unknown>>;
+  } | null;
+  /** `additionalContext` (top-level, then `hookSpecificOutput`), chain order; kept on block too. */
+  readonly contexts: readonly Said[];
+  /** Plain stdout on exit 0 (SessionStart and UserPromptSubmit only), chain order. */
+  readonly texts: readonly Said[];
+  /** `systemMessage`s, for the user. */
+  readonly systemMessages: readonly Said[];
+  readonly errors: readonly HookErrorNote[];
+  /** What hooks said that has no effect on this event, so `--explain` can say so. */
+  readonly ignored: readonly Said[];
+}
+
+interface EventReads {
+  readonly context: boolean;
+  readonly plainText: boolean;
+  readonly stop: boolean;
+}
+
+// Blocking is the event table's `blockable`; these are the rest of what §4 lets an event read.
+const READS: Record<FiredEventName, EventReads> = {
+  SessionStart: { context: true, plainText: true, stop: true },
+  UserPromptSubmit: { context: true, plainText: true, stop: true },
+  PreToolUse: { context: true, plainText: false, stop: true },
+  PostToolUse: { context: true, plainText: false, stop: true },
+  PostToolUseFailure: { context: true, plainText: false, stop: true },
+  // Observational only: nothing but `systemMessage` is read.
+  Notification: { context: false, plainText: false, stop: false },
+  Stop: { context: false, plainText: false, stop: true },
+};
+
+const NONE: Verdict = { kind: "none" };
+
+export function combineOutcomes(
+  event: FiredEventName,
+  outcomes: readonly HookOutcome[],
+): HookDecision {
+  const c = new Collector(event);
+  const inChainOrder = outcomes.toSorted((a, b) => a.registration.order - b.registration.order);
+  for (const outcome of inChainOrder) c.read(outcome);
+  return c.decision();
+}
+
+/** All `additionalContext` strings joined with "\n" in chain order, or null when none. */
+export function joinedContext(decision: HookDecision): string | null {
+  return decision.contexts.length === 0 ? null : decision.contexts.map((c) => c.text).join("\n");
+}
+
+class Collector {
+  readonly #event: FiredEventName;
+  readonly #reads: EventReads;
+  readonly #blockable: boolean;
+  #stop: Extract<Verdict, { kind: "stop" }> | null = null;
+  readonly #blocks: BlockEntry[] = [];
+  readonly #asks: Vote[] = [];
+  readonly #allows: Vote[] = [];
+  #updatedInput: HookDecision["updatedInput"] = null;
+  readonly #contexts: Said[] = [];
+  readonly #texts: Said[] = [];
+  readonly #systemMessages: Said[] = [];
+  readonly #errors: HookErrorNote[] = [];
+  readonly #ignored: Said[] = [];
+
+  constructor(event: FiredEventName) {
+    this.#event = event;
+    this.#reads = READS[event];
+    this.#blockable = HOOK_EVENTS[event].blockable;
+  }
+
+  read(outcome: HookOutcome): void {
+    const by = outcome.registration.id;
+    switch (outcome.kind) {
+      case "error":
+        this.#errors.push({
+          by,
+          command: commandOf(outcome.registration),
+          cause: outcome.cause,
+          detail: outcome.detail,
+          timedOut: outcome.timedOut,
+        });
+        return;
+      case "block":
+        this.#block(
+          by,
+          commandOf(outcome.registration),
+          outcome.cause,
+          outcome.reason,
+          outcome.detail,
+        );
+        return;
+      case "success":
+        if (outcome.text !== null) this.#plainText(by, outcome.text);
+        if (outcome.output !== null) {
+          this.#output(by, commandOf(outcome.registration), outcome.output);
+        }
+        return;
+      default:
+        return outcome satisfies never;
+    }
+  }
+
+  decision(): HookDecision {
+    return {
+      event: this.#event,
+      verdict: this.#verdict(),
+      updatedInput: this.#updatedInput,
+      contexts: this.#contexts,
+      texts: this.#texts,
+      systemMessages: this.#systemMessages,
+      errors: this.#errors,
+      ignored: this.#ignored,
+    };
+  }
+
+  #verdict(): Verdict {
+    if (this.#stop !== null) return this.#stop;
+    if (this.#blocks.length > 0) {
+      const reason = this.#blocks.map((b) => b.reason).join("\n");
+      return { kind: "block", reason, blocks: this.#blocks };
+    }
+    if (this.#asks.length > 0) return { kind: "ask", votes: this.#asks };
+    if (this.#allows.length > 0) return { kind: "allow", votes: this.#allows };
+    return NONE;
+  }
+
+  #block(by: string, command: string, source: BlockSource, reason: string, detail: string): void {
+    if (this.#blockable) {
+      this.#blocks.push({ by, command, source, reason, detail });
+    } else {
+      this.#ignore(by, `A block has no effect on ${this.#event}: ${reason}`);
+    }
+  }
+
+  #plainText(by: string, text: string): void {
+    if (this.#reads.plainText) {
+      this.#texts.push({ by, text });
+    } else {
+      // The usual cause: a JSON answer followed by a log line, which makes it plain text.
+      this.#ignore(
+        by,
+        `Stdout is not one JSON object, and plain text has no effect on ${this.#event}`,
+      );
+    }
+  }
+
+  #output(by: string, command: string, output: HookOutput): void {
+    if (output.systemMessage) this.#systemMessages.push({ by, text: output.systemMessage });
+    if (output.continue === false) {
+      if (!this.#reads.stop) {
+        this.#ignore(by, `"continue": false has no effect on ${this.#event}`);
+      } else if (this.#stop === null) {
+        this.#stop = { kind: "stop", by, stopReason: output.stopReason || null };
+      }
+    }
+    this.#context(by, output.additionalContext);
+    const specific = output.hookSpecificOutput;
+    if (specific !== undefined && specific.hookEventName !== "Stop") {
+      this.#context(by, specific.additionalContext);
+    }
+    if (this.#event === "PreToolUse") {
+      this.#permission(
+        by,
+        command,
+        output,
+        specific?.hookEventName === "PreToolUse" ? specific : {},
+      );
+      return;
+    }
+    if (output.decision === "approve") {
+      this.#ignore(by, `"decision": "approve" has no effect on ${this.#event}`);
+    }
+    const stopReason = specific?.hookEventName === "Stop" ? specific.reason?.trim() : undefined;
+    if (output.decision === "block") {
+      const reason = output.reason?.trim() || stopReason || DEFAULT_BLOCK_REASON;
+      this.#block(by, command, "decision", reason, reason);
+    } else if (stopReason) {
+      this.#block(by, command, "stop_reason", stopReason, stopReason);
+    }
+  }
+
+  #context(by: string, context: string | undefined): void {
+    if (!context) return;
+    if (this.#reads.context) {
+      this.#contexts.push({ by, text: context });
+    } else {
+      this.#ignore(by, `"additionalContext" has no effect on ${this.#event}`);
+    }
+  }
+
+  /**
+   * One PreToolUse hook's say. When its `permissionDecision` and deprecated `decision` disagree,
+   * the stronger wins (deny > ask > allow), the same rule that combines several hooks.
+   */
+  #permission(
+    by: string,
+    command: string,
+    output: HookOutput,
+    specific: Partial<PreToolUseOutput>,
+  ): void {
+    if (specific.updatedInput !== undefined) {
+      this.#updatedInput = { by, input: specific.updatedInput };
+    }
+    const explained = specific.permissionDecisionReason?.trim() || output.reason?.trim() || null;
+    if (specific.permissionDecision === "deny" || output.decision === "block") {
+      const source = specific.permissionDecision === "deny" ? "permission_decision" : "decision";
+      const reason = explained ?? DEFAULT_BLOCK_REASON;
+      this.#block(by, command, source, reason, reason);
+    } else if (specific.permissionDecision === "ask") {
+      this.#asks.push({ by, reason: explained });
+    } else if (specific.permissionDecision === "allow" || output.decision === "approve") {
+      this.#allows.push({ by, reason: explained });
+    }
+  }
+
+  #ignore(by: string, text: string): void {
+    this.#ignored.push({ by, text });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The JSON a hook may answer with (command stdout on exit 0, an http 2xx body), as Claude Code
+ * reads it: camelCase, unknown keys ignored, wrong types rejected. A `hookSpecificOutput` is
+ * tagged by `hookEventName`, which must name the event that ran the hook.
+ */
+import { z } from "zod";
+import type { FiredEventName } from "./event_table.ts";
+
+// Messages name no field: `parseHookOutput` prefixes the quoted path of the offending field.
+const text = z.string({ error: "must be a string" });
+const flag = z.boolean({ error: "must be a boolean" });
+
+export const PermissionDecision = z.enum(["allow", "deny", "ask"], {
+  error: 'must be "allow", "deny" or "ask"',
+});
+export type PermissionDecision = z.infer<typeof PermissionDecision>;
+
+export const PreToolUseOutput = z.looseObject({
+  hookEventName: z.literal("PreToolUse"),
+  permissionDecision: PermissionDecision.optional(),
+  permissionDecisionReason: text.optional(),
+  updatedInput: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  additionalContext: text.optional(),
+});
+export type PreToolUseOutput = z.infer<typeof PreToolUseOutput>;
+
+function contextOutput<E extends FiredEventName>(hookEventName: E) {
+  return z.looseObject({
+    hookEventName: z.literal(hookEventName),
+    additionalContext: text.optional(),
+  });
+}
+
+const StopOutput = z.looseObject({ hookEventName: z.literal("Stop"), reason: text.optional() });
+
+export const HookSpecificOutput = z.discriminatedUnion("hookEventName", [
+  PreToolUseOutput,
+  contextOutput("PostToolUse"),
+  contextOutput("PostToolUseFailure"),
+  contextOutput("UserPromptSubmit"),
+  contextOutput("SessionStart"),
+  contextOutput("Notification"),
+  StopOutput,
+], { error: 'must be an object with a "hookEventName"' });
+export type HookSpecificOutput = z.infer<typeof HookSpecificOutput>;
+
+export const HookOutput = z.looseObject({
+  continue: flag.optional(),
+  stopReason: text.optional(),
+  suppressOutput: flag.optional(),
+  systemMessage: text.optional(),
+  // "approve" is deprecated in Claude Code (it meant PreToolUse allow) but old scripts send it.
+  decision: z.enum(["block", "approve"], { error: 'must be "block" or "approve"' }).optional(),
+  reason: text.optional(),
+  additionalContext: text.optional(),
+  hookSpecificOutput: HookSpecificOutput.optional(),
+}, { error: "must be an object" });
+export type HookOutput = z.infer<typeof HookOutput>;
+
+export type ParsedHookOutput =
+  | { readonly ok: true; readonly output: HookOutput }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Validates a JSON value as the output of a hook that ran for `event`. An invalid output is a
+ * non-blocking error (as in Claude Code), so the message says which field is wrong and why.
+ */
+export function parseHookOutput(event: FiredEventName, value: unknown): ParsedHookOutput {
+  // Checked before the schema so a mismatch reads as one, not as a failed union.
+  if (isRecord(value) && isRecord(value.hookSpecificOutput)) {
+    const named = value.hookSpecificOutput.hookEventName;
+    if (named !== event) {
+      const got = named === undefined ? "it is missing" : `got ${JSON.stringify(named)}`;
+      return {
+        ok: false,
+        message: invalid(`"hookSpecificOutput.hookEventName" must be "${event}" (${got})`),
+      };
+    }
+  }
+  const parsed = HookOutput.safeParse(value);
+  if (parsed.success) return { ok: true, output: parsed.data };
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join(".") ?? "";
+  const message = issue?.message ?? "is not valid";
+  return { ok: false, message: invalid(path === "" ? `it ${message}` : `"${path}" ${message}`) };
+}
+
+function invalid(detail: string): string {
+  return `Hook output is invalid: ${detail}`;
+}
+
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

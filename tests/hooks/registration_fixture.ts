@@ -1,0 +1,87 @@
+/**
+ * Hand-built registrations, and the raw results their handlers could produce, for the pure
+ * tests of outcomes, decisions and the engine: no settings file, no process.
+ */
+import type { FiredEventName } from "../../src/hooks/event_table.ts";
+import type { HandlerConfig } from "../../src/hooks/handler_config.ts";
+import type { HandlerFailure, HandlerResult } from "../../src/hooks/handler_result.ts";
+import type { Registration } from "../../src/hooks/registration.ts";
+
+export interface RegistrationOptions {
+  readonly event?: FiredEventName;
+  /** Chain position; also names the registration (`project:/hooks/<event>/0/hooks/<order>`). */
+  readonly order?: number;
+  readonly onFailure?: "block";
+}
+
+export function registration(
+  handler: HandlerConfig,
+  options: RegistrationOptions = {},
+): Registration {
+  const event = options.event ?? "PreToolUse";
+  const order = options.order ?? 0;
+  const pointer = `/hooks/${event}/0/hooks/${order}`;
+  return {
+    id: `project:${pointer}`,
+    event,
+    matcherSource: undefined,
+    matcher: { kind: "all" },
+    handler,
+    source: { scope: "project", file: "/project/.claude/settings.json", pointer, line: 1 + order },
+    order,
+  };
+}
+
+export function commandRegistration(
+  command: string,
+  options: RegistrationOptions = {},
+): Registration {
+  const handler: HandlerConfig = options.onFailure
+    ? { type: "command", command, onFailure: options.onFailure }
+    : { type: "command", command };
+  return registration(handler, options);
+}
+
+export function httpRegistration(url: string, options: RegistrationOptions = {}): Registration {
+  return registration({ type: "http", url }, options);
+}
+
+export function promptRegistration(
+  prompt: string,
+  options: RegistrationOptions = {},
+): Registration {
+  return registration({ type: "prompt", prompt }, options);
+}
+
+export function exited(
+  exitCode: number,
+  streams: { stdout?: string; stderr?: string; signal?: string } = {},
+): HandlerResult {
+  return {
+    kind: "exited",
+    exitCode,
+    signal: streams.signal ?? null,
+    stdout: { text: streams.stdout ?? "", discardedBytes: 0 },
+    stderr: { text: streams.stderr ?? "", discardedBytes: 0 },
+    durationMs: 5,
+  };
+}
+
+/** Exit 0 with `value` as JSON on stdout. */
+export function answered(value: unknown): HandlerResult {
+  return exited(0, { stdout: JSON.stringify(value) + "\n" });
+}
+
+export function http(status: number, body = ""): HandlerResult {
+  return { kind: "http", status, body, durationMs: 5 };
+}
+
+export function evaluated(ok: boolean, reason?: string): HandlerResult {
+  return reason === undefined
+    ? { kind: "evaluated", ok, durationMs: 5 }
+    : { kind: "evaluated", ok, reason, durationMs: 5 };
+}
+
+export function failed(failure: HandlerFailure, message: string): HandlerResult {
+  return { kind: "failed", failure, message, durationMs: 5 };
+}
