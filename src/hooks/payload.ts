@@ -1,0 +1,90 @@
+/**
+ * The JSON object every hook receives, built with Claude Code's key order: scripts that print
+ * or diff their stdin see the same bytes in both agents.
+ */
+import type { FiredEventName } from "./event_table.ts";
+import type { HookPayload } from "./handler_runner.ts";
+
+/** The session permission policies of llama-agent. */
+export type PermissionPolicy = "always-ask" | "auto-approve-reads" | "rule-based";
+
+/** The Claude Code names hooks see in `permission_mode`. */
+export type PermissionMode = "default" | "acceptEdits";
+
+/** Informational only: it tells a hook how permissive the session is, and never gates firing. */
+export function permissionModeFor(policy: PermissionPolicy): PermissionMode {
+  switch (policy) {
+    case "always-ask":
+      return "default";
+    case "auto-approve-reads":
+    case "rule-based":
+      return "acceptEdits";
+    default:
+      return policy satisfies never;
+  }
+}
+
+/** Fails to compile when a fired event has no entry. */
+type EveryFiredEvent<T extends Record<FiredEventName, object>> = T;
+
+/** The fields each fired event adds after the common ones. */
+export type EventFields = EveryFiredEvent<{
+  SessionStart: { source: "startup" | "resume" };
+  UserPromptSubmit: { prompt: string };
+  PreToolUse: { tool_name: string; tool_input: unknown; tool_use_id: string };
+  PostToolUse: {
+    tool_name: string;
+    tool_input: unknown;
+    tool_use_id: string;
+    tool_response: unknown;
+    duration_ms: number;
+  };
+  PostToolUseFailure: {
+    tool_name: string;
+    tool_input: unknown;
+    tool_use_id: string;
+    error: string;
+    is_interrupt: boolean;
+    duration_ms: number;
+  };
+  Notification: {
+    notification_type: "agent_message" | "agent_thought" | "plan";
+    message: string;
+    title: string;
+  };
+  Stop: { stop_hook_active: boolean; last_assistant_message: string };
+}>;
+
+export interface PayloadSession {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  /** The session cwd. */
+  readonly cwd: string;
+  /** One per `session/prompt`; never sent on SessionStart. */
+  readonly promptId?: string;
+  /** Never sent on SessionStart, as in Claude Code. */
+  readonly permissionMode?: PermissionMode;
+}
+
+/**
+ * The common fields in Claude Code's order (`session_id`, `transcript_path`, `cwd`, `prompt_id`,
+ * `permission_mode`, `hook_event_name`), then the event's own fields in the order given.
+ */
+export function buildPayload<E extends FiredEventName>(
+  event: E,
+  session: PayloadSession,
+  fields: EventFields[E],
+): HookPayload {
+  const atStart = event === "SessionStart";
+  const payload: Record<string, unknown> = {
+    session_id: session.sessionId,
+    transcript_path: session.transcriptPath,
+    cwd: session.cwd,
+  };
+  if (!atStart && session.promptId !== undefined) payload.prompt_id = session.promptId;
+  if (!atStart && session.permissionMode !== undefined) {
+    payload.permission_mode = session.permissionMode;
+  }
+  payload.hook_event_name = event;
+  return { ...payload, ...fields };
+}
