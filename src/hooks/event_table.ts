@@ -35,7 +35,7 @@ function fired(
   blockable: boolean,
   specificOutput: readonly string[],
   commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
-): EventSpec {
+): EventSpec & { readonly group: "fired" } {
   return { group: "fired", matcherField, blockable, specificOutput, commandTimeoutSec };
 }
 

@@ -1,0 +1,142 @@
+/**
+ * The registry: every registration of a session, indexed per event, and the selection of the
+ * registrations one firing runs. Built once per session; selection runs on every tool call, so
+ * everything it can precompute (per-event lists, handler identities) is computed here.
+ *
+ * Dedup rule (hooks.md §1, Claude Code: "if you define the same handler in more than one
+ * settings file, it runs once"): at firing time, among the registrations of the event whose
+ * matcher accepts the value, the first of each handler identity in chain order runs; later ones
+ * are reported as duplicates. Dedup comes after matching, so a copy under a matcher that does
+ * not apply never hides one that does.
+ */
+import type { EventGroup, HookEventName } from "./event_table.ts";
+import { type HandlerConfig, handlerIdentity } from "./handler_config.ts";
+import { matches } from "./matcher.ts";
+import type { Registration, SourceLocation } from "./registration.ts";
+import type { LoadedSettings } from "./settings_chain.ts";
+
+/** Why a valid settings entry has no registration. */
+export type NotRegisteredStatus =
+  | Extract<EventGroup, "dropped" | "unsupported">
+  /** `disableAllHooks: true` in some file of the chain. */
+  | "disabled";
+
+export interface NotRegistered {
+  readonly event: HookEventName;
+  readonly status: NotRegisteredStatus;
+  /** Words for `hooks list`, e.g. `disabled by "disableAllHooks": true in "<file>"`. */
+  readonly reason: string;
+  readonly matcherSource: string | undefined;
+  /** Undefined when the entry is an event that lists no usable handler. */
+  readonly handler: HandlerConfig | undefined;
+  readonly source: SourceLocation;
+}
+
+/** A registration with its handler identity, computed once at build time. */
+export interface Candidate {
+  readonly registration: Registration;
+  readonly identity: string;
+}
+
+export interface Registry {
+  /** Every registration in chain order; `order` is the index here. */
+  readonly registrations: readonly Registration[];
+  readonly notRegistered: readonly NotRegistered[];
+  /** Files that say `"disableAllHooks": true`; when non-empty there are no registrations. */
+  readonly disabledBy: readonly string[];
+  /** The precomputed index selection reads: per event, in chain order. */
+  readonly byEvent: ReadonlyMap<HookEventName, readonly Candidate[]>;
+}
+
+export interface Unmatched {
+  readonly registration: Registration;
+  /** e.g. `matcher "Bash" does not match "shell"`, `duplicate of user:/hooks/PreToolUse/0/hooks/0` */
+  readonly reason: string;
+}
+
+export interface Selection {
+  /** The registrations to run, in chain order. */
+  readonly matched: readonly Registration[];
+  /** The event's other registrations, in chain order, each with why it does not run. */
+  readonly unmatched: readonly Unmatched[];
+}
+
+export function buildRegistry(
+  loaded: Pick<LoadedSettings, "handlers" | "skipped" | "disabledBy">,
+): Registry {
+  const notRegistered: NotRegistered[] = loaded.skipped.map((entry) => ({
+    event: entry.event,
+    status: entry.group,
+    reason: entry.group === "dropped"
+      ? `"${entry.event}" is accepted but never fires in llama-agent`
+      : `"${entry.event}" is a newer Claude Code event, not supported here`,
+    matcherSource: entry.matcherSource,
+    handler: entry.handler,
+    source: entry.source,
+  }));
+
+  if (loaded.disabledBy.length > 0) {
+    const files = loaded.disabledBy.map((file) => `"${file}"`).join(", ");
+    const reason = `Disabled by "disableAllHooks": true in ${files}`;
+    for (const { event, matcherSource, handler, source } of loaded.handlers) {
+      notRegistered.push({ event, status: "disabled", reason, matcherSource, handler, source });
+    }
+    return { registrations: [], notRegistered, disabledBy: loaded.disabledBy, byEvent: new Map() };
+  }
+
+  const registrations: Registration[] = [];
+  const byEvent = new Map<HookEventName, Candidate[]>();
+  for (const entry of loaded.handlers) {
+    const registration: Registration = {
+      id: `${entry.source.scope}:${entry.source.pointer}`,
+      event: entry.event,
+      matcherSource: entry.matcherSource,
+      matcher: entry.matcher,
+      handler: entry.handler,
+      source: entry.source,
+      order: registrations.length,
+    };
+    registrations.push(registration);
+    const candidates = byEvent.get(entry.event);
+    const candidate = { registration, identity: handlerIdentity(entry.handler) };
+    if (candidates === undefined) byEvent.set(entry.event, [candidate]);
+    else candidates.push(candidate);
+  }
+  return { registrations, notRegistered, disabledBy: [], byEvent };
+}
+
+const NOTHING: Selection = Object.freeze({
+  matched: Object.freeze([]),
+  unmatched: Object.freeze([]),
+});
+
+/**
+ * The registrations one firing runs. `matcherValue` is the value the event's matcher is tested
+ * against (`tool_name`, `source`, `notification_type`), or null where the matcher is ignored.
+ */
+export function selectRegistrations(
+  registry: Registry,
+  event: HookEventName,
+  matcherValue: string | null,
+): Selection {
+  const candidates = registry.byEvent.get(event);
+  if (candidates === undefined) return NOTHING;
+  const matched: Registration[] = [];
+  const unmatched: Unmatched[] = [];
+  const firstByIdentity = new Map<string, Registration>();
+  for (const { registration, identity } of candidates) {
+    if (!matches(registration.matcher, matcherValue)) {
+      const reason = `matcher "${registration.matcherSource}" does not match "${matcherValue}"`;
+      unmatched.push({ registration, reason });
+      continue;
+    }
+    const first = firstByIdentity.get(identity);
+    if (first !== undefined) {
+      unmatched.push({ registration, reason: `duplicate of ${first.id}` });
+      continue;
+    }
+    firstByIdentity.set(identity, registration);
+    matched.push(registration);
+  }
+  return { matched, unmatched };
+}

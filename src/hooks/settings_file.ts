@@ -1,0 +1,313 @@
+/**
+ * Reading one settings file: JSONC text in, the two top-level keys we honour out (`hooks` and
+ * `disableAllHooks`), with a way back from any JSON pointer to a line and column so every later
+ * diagnostic can say where its entry is.
+ *
+ * Files are read leniently (comments and trailing commas accepted), but Claude Code rejects
+ * both, so where they were used is recorded for `hooks lint`.
+ */
+import { type Node, type ParseError, parseTree, printParseErrorCode, visit } from "jsonc-parser";
+import type { ParseOptions } from "jsonc-parser";
+import { errorMessage } from "../error.ts";
+import type { Diagnostic } from "./diagnostic.ts";
+
+/** A 1-based line and column (UTF-16 code units, as editors count). */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Where a file used JSONC syntax that Claude Code would reject. */
+export interface JsoncUsage {
+  readonly comments: readonly Position[];
+  /** Position of each comma that is followed by a closing `}` or `]`. */
+  readonly trailingCommas: readonly Position[];
+}
+
+export interface SettingsFile {
+  readonly path: string;
+  /** The top-level `hooks` object; undefined when absent or not an object (then diagnosed). */
+  readonly hooks: Readonly<Record<string, unknown>> | undefined;
+  /** The top-level `disableAllHooks`; undefined when absent or not a boolean (then diagnosed). */
+  readonly disableAllHooks: boolean | undefined;
+  readonly jsonc: JsoncUsage;
+  /**
+   * The position of the entry a JSON pointer names: a property's key, or an array element. A
+   * pointer into something the file lacks (a required field that is missing) resolves to its
+   * nearest existing ancestor, so a diagnostic always has a line.
+   */
+  positionOf(pointer: string): Position;
+}
+
+export interface SettingsFileResult {
+  /** Undefined when the file is unparseable or its top level is not an object. */
+  readonly settings: SettingsFile | undefined;
+  /** File-level problems only; entries inside `hooks` are validated by the chain loader. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const STRICT: ParseOptions = {
+  disallowComments: true,
+  allowTrailingComma: false,
+  allowEmptyContent: true,
+};
+const LENIENT: ParseOptions = {
+  disallowComments: false,
+  allowTrailingComma: true,
+  allowEmptyContent: true,
+};
+const NO_JSONC: JsoncUsage = { comments: [], trailingCommas: [] };
+
+const PARSE_ERROR_TEXT: Readonly<Record<string, string>> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "expected a property name",
+  ValueExpected: "expected a value",
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: "expected the end of the file",
+  InvalidCommentToken: "invalid comment",
+  UnexpectedEndOfComment: "unterminated comment",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid unicode escape",
+  InvalidEscapeCharacter: "invalid escape character",
+  InvalidCharacter: "invalid character in string",
+};
+
+/**
+ * Parses the text of one settings file. Never throws: every problem is a diagnostic. An empty
+ * file is treated as `{}`: it is what `touch .claude/settings.json` leaves behind.
+ */
+export function parseSettingsFile(path: string, rawText: string): SettingsFileResult {
+  // An editor's byte order mark is invisible to the user, so columns are counted without it.
+  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
+  const lines = new LineIndex(text);
+  const fileProblem = (code: Diagnostic["code"], offset: number, message: string) => ({
+    settings: undefined,
+    diagnostics: [{
+      code,
+      severity: "error",
+      file: path,
+      pointer: "",
+      ...lines.at(offset),
+      message,
+    }],
+  } satisfies SettingsFileResult);
+
+  let root: Node | undefined;
+  let jsonc = NO_JSONC;
+  try {
+    const strictErrors: ParseError[] = [];
+    root = parseTree(text, strictErrors, STRICT);
+    if (strictErrors.length > 0) {
+      // Only files that are not plain JSON pay for the second, lenient pass.
+      const lenient = scanLenient(text, lines);
+      if (lenient.firstError) {
+        const { code, offset } = lenient.firstError;
+        const detail = PARSE_ERROR_TEXT[printParseErrorCode(code)] ?? "unexpected input";
+        return fileProblem("SETTINGS_PARSE", offset, `Invalid JSON: ${detail}`);
+      }
+      jsonc = lenient.jsonc;
+      root = parseTree(text, [], LENIENT);
+    }
+  } catch (error) {
+    // The parser recurses per nesting level; absurdly deep input overflows the stack.
+    const detail = error instanceof RangeError ? "nesting is too deep" : errorMessage(error);
+    return fileProblem("SETTINGS_PARSE", 0, `Invalid JSON: ${detail}`);
+  }
+  if (root === undefined) {
+    return { settings: emptySettings(path, jsonc), diagnostics: [] };
+  }
+  if (root.type !== "object") {
+    return fileProblem("SETTINGS_INVALID", root.offset, "Settings must be a JSON object");
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const positionOf = (pointer: string) => lines.at(offsetOf(root, pointer));
+  const invalid = (pointer: string, message: string) =>
+    diagnostics.push({
+      code: "SETTINGS_INVALID",
+      severity: "error",
+      file: path,
+      pointer,
+      ...positionOf(pointer),
+      message,
+    });
+
+  let hooks: Record<string, unknown> | undefined;
+  const hooksNode = propertyValue(root, "hooks");
+  if (hooksNode?.type === "object") {
+    try {
+      hooks = objectValue(hooksNode);
+    } catch (error) {
+      invalid("/hooks", `"hooks" cannot be read: ${errorMessage(error)}`);
+    }
+  } else if (hooksNode !== undefined) {
+    invalid("/hooks", `"hooks" must be an object mapping event names to matcher groups`);
+  }
+
+  let disableAllHooks: boolean | undefined;
+  const disableNode = propertyValue(root, "disableAllHooks");
+  if (disableNode?.type === "boolean") {
+    disableAllHooks = disableNode.value === true;
+  } else if (disableNode !== undefined) {
+    invalid("/disableAllHooks", `"disableAllHooks" must be true or false`);
+  }
+
+  return { settings: { path, hooks, disableAllHooks, jsonc, positionOf }, diagnostics };
+}
+
+function emptySettings(path: string, jsonc: JsoncUsage): SettingsFile {
+  return {
+    path,
+    hooks: undefined,
+    disableAllHooks: undefined,
+    jsonc,
+    positionOf: () => ({ line: 1, column: 1 }),
+  };
+}
+
+interface LenientScan {
+  readonly firstError: { readonly code: number; readonly offset: number } | undefined;
+  readonly jsonc: JsoncUsage;
+}
+
+/** One lenient pass that finds real syntax errors and every comment and trailing comma. */
+function scanLenient(text: string, lines: LineIndex): LenientScan {
+  const comments: Position[] = [];
+  const trailingCommas: Position[] = [];
+  let firstError: LenientScan["firstError"];
+  // A comma is trailing when the next token after it closes its object or array.
+  let pendingComma: number | undefined;
+  const clear = () => {
+    pendingComma = undefined;
+  };
+  const close = () => {
+    if (pendingComma !== undefined) trailingCommas.push(lines.at(pendingComma));
+    pendingComma = undefined;
+  };
+  visit(text, {
+    onComment: (offset) => void comments.push(lines.at(offset)),
+    onSeparator: (character, offset) => {
+      pendingComma = character === "," ? offset : undefined;
+    },
+    onObjectBegin: clear,
+    onArrayBegin: clear,
+    onObjectProperty: clear,
+    onLiteralValue: clear,
+    onObjectEnd: close,
+    onArrayEnd: close,
+    onError: (code, offset) => {
+      firstError ??= { code, offset };
+    },
+  }, LENIENT);
+  return { firstError, jsonc: { comments, trailingCommas } };
+}
+
+/** The value node of a property; the last one wins when a key repeats, as in `JSON.parse`. */
+function propertyValue(object: Node, key: string): Node | undefined {
+  const property = lastProperty(object, key);
+  return property?.children?.[1];
+}
+
+function lastProperty(object: Node, key: string): Node | undefined {
+  const children = object.children ?? [];
+  for (let i = children.length - 1; i >= 0; i--) {
+    const property = children[i];
+    const keyNode = property?.children?.[0];
+    if (keyNode?.value === key && property?.children?.[1] !== undefined) return property;
+  }
+  return undefined;
+}
+
+/** Offset of the deepest node a pointer reaches: the key for properties, else the element. */
+function offsetOf(root: Node, pointer: string): number {
+  if (pointer === "") return root.offset;
+  let node = root;
+  let offset = root.offset;
+  for (const segment of pointer.slice(1).split("/")) {
+    const key = segment.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (node.type === "object") {
+      const property = lastProperty(node, key);
+      const value = property?.children?.[1];
+      if (property === undefined || value === undefined) break;
+      offset = property.offset;
+      node = value;
+    } else if (node.type === "array" && /^(0|[1-9][0-9]*)$/.test(key)) {
+      const element = node.children?.[Number(key)];
+      if (element === undefined) break;
+      offset = element.offset;
+      node = element;
+    } else {
+      break;
+    }
+  }
+  return offset;
+}
+
+function objectValue(node: Node): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const property of node.children ?? []) {
+    const keyNode = property.children?.[0];
+    const valueNode = property.children?.[1];
+    if (typeof keyNode?.value !== "string" || valueNode === undefined) continue;
+    // defineProperty, not assignment: a key named "__proto__" must stay an ordinary key.
+    Object.defineProperty(object, keyNode.value, {
+      value: nodeValue(valueNode),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
+}
+
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object":
+      return objectValue(node);
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    case "property":
+      return undefined;
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+      return node.value;
+    default:
+      return node.type satisfies never;
+  }
+}
+
+/** Maps offsets to lines and columns; line starts are found on first use. */
+class LineIndex {
+  #starts: number[] | undefined;
+  constructor(readonly text: string) {}
+
+  at(offset: number): Position {
+    const starts = this.#starts ??= lineStarts(this.text);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - (starts[low] ?? 0) + 1 };
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // "\r\n", "\r" and "\n" each end a line, as the JSONC scanner counts them.
+    if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
+    if (code === 0x0a || code === 0x0d) starts.push(i + 1);
+  }
+  return starts;
+}
