@@ -22,7 +22,7 @@ export const COMMAND_TREE: GroupNode = {
   summary: "an ACP agent on a local llama.cpp model that runs Claude Code hooks",
   description:
     "llama-agent reads the .claude/settings.json chain of a directory and runs its hooks with\n" +
-    "Claude Code's contract. Start with \"llama-agent hooks list\" in a project.",
+    'Claude Code\'s contract. Start with "llama-agent hooks list" in a project.',
   children: {
     hooks: {
       kind: "group",

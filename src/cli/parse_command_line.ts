@@ -60,7 +60,10 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
       i++;
     }
     if (value === undefined) {
-      return { ok: false, error: `Flag "--${flag.name}" needs a value (${flag.valueName ?? "VALUE"}): ${hint}` };
+      return {
+        ok: false,
+        error: `Flag "--${flag.name}" needs a value (${flag.valueName ?? "VALUE"}): ${hint}`,
+      };
     }
     if (flag.choices && !flag.choices.includes(value)) {
       const accepted = flag.choices.map((c) => `"${c}"`).join(", ");
@@ -98,7 +101,9 @@ export function renderHelp(spec: CommandSpec): string {
   const lines = [
     `${name}: ${spec.summary}`,
     "",
-    `Usage: ${[name, ...usageArgs, spec.flags.length > 0 ? "[flags]" : ""].filter(Boolean).join(" ")}`,
+    `Usage: ${
+      [name, ...usageArgs, spec.flags.length > 0 ? "[flags]" : ""].filter(Boolean).join(" ")
+    }`,
   ];
   if (spec.description) lines.push("", spec.description);
   if (spec.positionals.length > 0) {
@@ -108,7 +113,9 @@ export function renderHelp(spec: CommandSpec): string {
   }
   const flagRows = [
     ...spec.flags.map((f) => ({
-      left: `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.type === "string" ? ` ${f.valueName ?? "VALUE"}` : ""}`,
+      left: `${f.short ? `-${f.short}, ` : ""}--${f.name}${
+        f.type === "string" ? ` ${f.valueName ?? "VALUE"}` : ""
+      }`,
       right: f.description,
     })),
     { left: "-h, --help", right: "Show this help" },

@@ -14,7 +14,9 @@ async function inTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 const run = (args: string[]) => inTemp((dir) => runCli(args, { cwd: dir, home: dir }));
 
 Deno.test("--version prints the package version at every level", async () => {
-  for (const args of [["--version"], ["-V"], ["hooks", "--version"], ["hooks", "list", "--version"]]) {
+  for (
+    const args of [["--version"], ["-V"], ["hooks", "--version"], ["hooks", "list", "--version"]]
+  ) {
     const result = await run(args);
     assertEquals(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
     assertEquals(result.stdout, `llama-agent ${packageJson.version}\n`);
@@ -29,7 +31,9 @@ Deno.test("--help at every level lists what can be run there", async () => {
   assertStringIncludes(top.stdout, "hooks");
   const hooks = await run(["hooks", "--help"]);
   assertEquals(hooks.code, 0);
-  for (const sub of ["list", "lint", "run"]) assertMatch(hooks.stdout, new RegExp(`^  ${sub} `, "m"));
+  for (const sub of ["list", "lint", "run"]) {
+    assertMatch(hooks.stdout, new RegExp(`^  ${sub} `, "m"));
+  }
   for (const sub of ["list", "lint", "run"]) {
     const leaf = await run(["hooks", sub, "--help"]);
     assertEquals(leaf.code, 0, leaf.stderr);
@@ -58,7 +62,14 @@ Deno.test("an unknown command or flag is a usage error with exit 2 and a hint", 
 });
 
 Deno.test("the hooks commands and --version never load node-llama-cpp", async () => {
-  for (const entry of ["main.ts", "src/cli/hooks_list.ts", "src/cli/hooks_lint.ts", "src/cli/hooks_run.ts"]) {
+  for (
+    const entry of [
+      "main.ts",
+      "src/cli/hooks_list.ts",
+      "src/cli/hooks_lint.ts",
+      "src/cli/hooks_run.ts",
+    ]
+  ) {
     const info = await new Deno.Command(Deno.execPath(), {
       args: ["info", "--json", `${REPO_ROOT}/${entry}`],
       cwd: REPO_ROOT,

@@ -2,9 +2,9 @@
  * Runs the real launcher (`bin/llama-agent`) as a user would, with a pinned environment, and
  * returns stdout, stderr and the exit code separately.
  */
-import { fromFileUrl } from "node:url";
+import { fileURLToPath } from "node:url";
 
-export const REPO_ROOT = fromFileUrl(new URL("../../", import.meta.url)).replace(/\/$/, "");
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 export const LAUNCHER = `${REPO_ROOT}/bin/llama-agent`;
 
 export interface CliRun {

@@ -1,0 +1,240 @@
+/**
+ * Hook dispatch benchmarks. Every figure is printed as one JSON line with a baseline measured in
+ * the same run (these machines are shared and noisy, so only ratios mean anything), and with the
+ * target the project holds it to.
+ *
+ *   deno task bench            # all figures
+ *   deno run -A bench/dispatch.ts --quick   # fewer iterations, for a smoke run
+ */
+import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { fireHooks } from "../src/hooks/hook_engine.ts";
+import { selectRegistrations } from "../src/hooks/registry.ts";
+import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
+import { loadSettingsChain } from "../src/hooks/settings_chain.ts";
+import { measureInterleaved, median, printFigure, timeOnce } from "./bench_stats.ts";
+
+const quick = Deno.args.includes("--quick");
+const SPAWNS = quick ? 30 : 200;
+const SLEEPS = quick ? 3 : 8;
+const LOADS = quick ? 500 : 5000;
+
+const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-bench-" }));
+try {
+  await benchOneHookVsBareSpawn();
+  await benchParallelHooks();
+  await benchNodeSpawn();
+  await benchChainLoading();
+} finally {
+  await Deno.remove(root, { recursive: true });
+}
+
+async function project(name: string, settings: unknown): Promise<string> {
+  const dir = `${root}/${name}`;
+  await Deno.mkdir(`${dir}/.claude`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/.claude/settings.json`, JSON.stringify(settings, null, 2));
+  return dir;
+}
+
+function commandHooks(commands: readonly string[]) {
+  return {
+    hooks: {
+      PreToolUse: [{
+        matcher: "shell",
+        hooks: commands.map((command) => ({ type: "command", command })),
+      }],
+    },
+  };
+}
+
+async function firePreToolUse(dir: string, hooks: SessionHooks): Promise<void> {
+  const runHandler = createHandlerRunner({ baseEnv: { PATH: Deno.env.get("PATH") ?? "" } });
+  const selection = selectRegistrations(hooks.registry, "PreToolUse", "shell");
+  const firing = await fireHooks({
+    event: "PreToolUse",
+    matcherValue: "shell",
+    payload: {
+      session_id: "bench",
+      transcript_path: `${dir}/raw.jsonl`,
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "shell",
+      tool_input: { command: "ls" },
+      tool_use_id: "toolu_bench",
+    },
+    registrations: selection.matched,
+    runHandler,
+    context: { event: "PreToolUse", cwd: dir, sessionId: "bench" },
+  });
+  for (const run of firing.runs) {
+    if (run.outcome.kind !== "success") {
+      throw new Error(`bench hook failed: ${JSON.stringify(run.outcome)}`);
+    }
+  }
+}
+
+async function bareSpawn(): Promise<void> {
+  const output = await new Deno.Command("sh", {
+    args: ["-c", "true"],
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  if (!output.success) throw new Error("sh -c true failed");
+}
+
+/**
+ * The same spawn in its own process group, as every hook runs. Deno implements `detached` with
+ * setsid() in a pre-exec hook, which makes Rust fall back from posix_spawn (vfork) to a full
+ * fork of the agent: that alone is most of the gap to the bare spawn.
+ */
+async function detachedSpawn(): Promise<void> {
+  const output = await new Deno.Command("sh", {
+    args: ["-c", "true"],
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).output();
+  if (!output.success) throw new Error("sh -c true failed");
+}
+
+async function benchOneHookVsBareSpawn(): Promise<void> {
+  const dir = await project("one-hook", commandHooks(["true"]));
+  const hooks = await loadSessionHooks(dir, undefined);
+  const { baseline, measured } = await measureInterleaved(
+    SPAWNS,
+    bareSpawn,
+    () => firePreToolUse(dir, hooks),
+  );
+  printFigure({
+    bench: "pretooluse_one_true_hook_vs_bare_spawn",
+    median_ms: median(measured),
+    baseline: "Deno.Command sh -c true",
+    baseline_median_ms: median(baseline),
+    target_ratio_max: 1.15,
+  });
+  const isolated = await measureInterleaved(
+    SPAWNS,
+    detachedSpawn,
+    () => firePreToolUse(dir, hooks),
+  );
+  printFigure({
+    bench: "pretooluse_one_true_hook_vs_process_group_spawn",
+    median_ms: median(isolated.measured),
+    baseline: "Deno.Command sh -c true, detached (own process group)",
+    baseline_median_ms: median(isolated.baseline),
+    target_ratio_max: 1.15,
+  });
+}
+
+async function benchParallelHooks(): Promise<void> {
+  const one = await project("sleep-one", commandHooks(["sleep 0.2"]));
+  // Distinct command strings, or dedup would run them once.
+  const eight = await project(
+    "sleep-eight",
+    commandHooks(Array.from({ length: 8 }, (_, i) => `sleep 0.2 # ${i}`)),
+  );
+  const oneHooks = await loadSessionHooks(one, undefined);
+  const eightHooks = await loadSessionHooks(eight, undefined);
+  const { baseline, measured } = await measureInterleaved(
+    SLEEPS,
+    () => firePreToolUse(one, oneHooks),
+    () => firePreToolUse(eight, eightHooks),
+  );
+  printFigure({
+    bench: "eight_sleep_hooks_vs_one",
+    median_ms: median(measured),
+    baseline: "one matching sleep 0.2 hook",
+    baseline_median_ms: median(baseline),
+    target_ratio_max: 1.3,
+  });
+}
+
+/** The same spawn from Node's child_process, as the reference runtime. */
+async function benchNodeSpawn(): Promise<void> {
+  const script = `
+    const { spawn } = require("node:child_process");
+    const once = () => new Promise((resolve, reject) => {
+      const child = spawn("sh", ["-c", "true"], { stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.resume(); child.stderr.resume();
+      child.on("error", reject);
+      child.on("close", (code) => code === 0 ? resolve() : reject(new Error("exit " + code)));
+    });
+    (async () => {
+      const times = [];
+      for (let i = 0; i < ${SPAWNS}; i++) {
+        const start = performance.now(); await once(); times.push(performance.now() - start);
+      }
+      console.log(JSON.stringify(times));
+    })();`;
+  const deno: number[] = [];
+  for (let i = 0; i < SPAWNS; i++) deno.push(await timeOnce(bareSpawn));
+  const output = await new Deno.Command("node", { args: ["-e", script], stdout: "piped" }).output();
+  if (!output.success) {
+    printFigure({ bench: "node_spawn_reference", error: "node is not available" });
+    return;
+  }
+  const node: number[] = JSON.parse(new TextDecoder().decode(output.stdout));
+  printFigure({
+    bench: "deno_spawn_vs_node_child_process",
+    median_ms: median(deno),
+    baseline: "node child_process.spawn sh -c true",
+    baseline_median_ms: median(node),
+  });
+}
+
+async function benchChainLoading(): Promise<void> {
+  const empty = `${root}/no-claude`;
+  await Deno.mkdir(empty);
+  const failedOpens = async () => {
+    for (
+      const path of [
+        `${root}/h/.claude/settings.json`,
+        `${empty}/.claude/settings.json`,
+        `${empty}/.claude/settings.local.json`,
+      ]
+    ) {
+      try {
+        await Deno.readTextFile(path);
+      } catch { /* the baseline is three failed opens */ }
+    }
+  };
+  const { baseline, measured } = await measureInterleaved(
+    LOADS,
+    failedOpens,
+    () => loadSettingsChain({ cwd: empty, home: `${root}/h` }).then(() => undefined),
+  );
+  printFigure({
+    bench: "load_chain_without_claude_dir",
+    median_ms: median(measured),
+    baseline: "three failed Deno.readTextFile opens",
+    baseline_median_ms: median(baseline),
+    target_median_ms_max: 0.2,
+  });
+
+  const groups = Array.from({ length: 50 }, (_, i) => ({
+    matcher: i % 2 === 0 ? `tool_${i}|shell` : `^mcp__server${i}__.*`,
+    hooks: [{
+      type: "command",
+      command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook_${i}.sh`,
+      timeout: 30,
+    }],
+  }));
+  const fifty = await project("fifty-groups", {
+    hooks: { PreToolUse: groups.slice(0, 25), PostToolUse: groups.slice(25) },
+  });
+  const parse = async () => {
+    JSON.parse(await Deno.readTextFile(`${fifty}/.claude/settings.json`));
+  };
+  const loads = await measureInterleaved(
+    quick ? 100 : 1000,
+    parse,
+    () => loadSessionHooks(fifty, `${root}/h`).then(() => undefined),
+  );
+  printFigure({
+    bench: "load_chain_fifty_groups",
+    median_ms: median(loads.measured),
+    baseline: "read + JSON.parse of the same file",
+    baseline_median_ms: median(loads.baseline),
+    target_median_ms_max: 5,
+  });
+}

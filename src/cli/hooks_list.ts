@@ -1,0 +1,188 @@
+/**
+ * `llama-agent hooks list`: every registration of a directory's settings chain, where it comes
+ * from and whether it fires, then the problems found in the files.
+ */
+import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { resolveCwd } from "./resolve_cwd.ts";
+import { displayPath } from "./display_path.ts";
+import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
+import { describeGroup, HOOK_EVENTS, type HookEventName } from "../hooks/event_table.ts";
+import { type HandlerConfig, summarizeHandler } from "../hooks/handler_config.ts";
+import type { SourceLocation } from "../hooks/registration.ts";
+import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+
+const spec: CommandSpec = {
+  path: ["hooks", "list"],
+  summary: "list every hook registration, where it comes from and whether it fires",
+  description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
+    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would.",
+  flags: [
+    {
+      name: "cwd",
+      type: "string",
+      valueName: "DIR",
+      description: "Directory to inspect (default: .)",
+    },
+    { name: "json", type: "boolean", description: "Print one JSON object instead of a table" },
+  ],
+  positionals: [],
+  examples: ["llama-agent hooks list", "llama-agent hooks list --cwd ../other-project --json"],
+};
+
+/** One row of the listing: a registration, or a valid entry that is not registered. */
+export interface ListedHook {
+  readonly id: string;
+  readonly event: HookEventName;
+  readonly matcher: string | null;
+  readonly handler: { readonly type: HandlerConfig["type"]; readonly summary: string } | null;
+  readonly source: SourceLocation;
+  readonly status: "fires" | "never_emitted" | "dropped" | "unsupported" | "disabled";
+  readonly statusText: string;
+}
+
+export function listHooks(hooks: SessionHooks): ListedHook[] {
+  const rows: ListedHook[] = hooks.registry.registrations.map((r) => {
+    const group = HOOK_EVENTS[r.event].group;
+    return {
+      id: r.id,
+      event: r.event,
+      matcher: r.matcherSource ?? null,
+      handler: { type: r.handler.type, summary: summarizeHandler(r.handler) },
+      source: r.source,
+      status: group === "fired" ? "fires" : "never_emitted",
+      statusText: describeGroup(group),
+    };
+  });
+  for (const entry of hooks.registry.notRegistered) {
+    rows.push({
+      id: `${entry.source.scope}:${entry.source.pointer}`,
+      event: entry.event,
+      matcher: entry.matcherSource ?? null,
+      handler: entry.handler
+        ? { type: entry.handler.type, summary: summarizeHandler(entry.handler) }
+        : null,
+      source: entry.source,
+      status: entry.status,
+      statusText: entry.reason,
+    });
+  }
+  const scopeRank = { user: 0, project: 1, local: 2 } as const;
+  return rows.sort((a, b) =>
+    eventRank(a.event) - eventRank(b.event) ||
+    scopeRank[a.source.scope] - scopeRank[b.source.scope] ||
+    a.source.line - b.source.line
+  );
+}
+
+const EVENT_ORDER = Object.keys(HOOK_EVENTS);
+function eventRank(event: HookEventName): number {
+  return EVENT_ORDER.indexOf(event);
+}
+
+export const hooksListCommand: CliCommand = {
+  spec,
+  async run(args: readonly string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandLine(spec, args);
+    if (!parsed.ok) {
+      io.stderr(parsed.error + "\n");
+      return EXIT.usage;
+    }
+    if (parsed.value.help) {
+      io.stdout(renderHelp(spec));
+      return EXIT.ok;
+    }
+    const cwdFlag = parsed.value.flags["cwd"];
+    const cwd = await resolveCwd(typeof cwdFlag === "string" ? cwdFlag : undefined, io.cwd, io.env);
+    if (!cwd.ok) {
+      io.stderr(cwd.error + "\n");
+      return EXIT.usage;
+    }
+    const home = io.env("HOME");
+    const hooks = await loadSessionHooks(cwd.path, home);
+    const rows = listHooks(hooks);
+    if (parsed.value.flags["json"] === true) {
+      io.stdout(JSON.stringify(toJson(cwd.path, hooks, rows), null, 2) + "\n");
+    } else {
+      io.stdout(renderTable(cwd.path, home, hooks, rows));
+    }
+    return EXIT.ok;
+  },
+};
+
+function toJson(cwd: string, hooks: SessionHooks, rows: readonly ListedHook[]) {
+  return {
+    cwd,
+    files: hooks.loaded.files.map((f) => ({ scope: f.scope, path: f.path, status: f.status })),
+    disabledBy: hooks.loaded.disabledBy,
+    hooks: rows,
+    diagnostics: hooks.loaded.diagnostics,
+  };
+}
+
+function renderTable(
+  cwd: string,
+  home: string | undefined,
+  hooks: SessionHooks,
+  rows: readonly ListedHook[],
+): string {
+  const out: string[] = [`Settings chain for ${cwd}`];
+  for (const file of hooks.loaded.files) {
+    out.push(`  ${file.scope.padEnd(8)} ${displayPath(file.path, cwd, home)}  (${file.status})`);
+  }
+  if (hooks.loaded.disabledBy.length > 0) {
+    const files = hooks.loaded.disabledBy.map((p) => `"${displayPath(p, cwd, home)}"`).join(", ");
+    out.push("", `All hooks are off: "disableAllHooks": true in ${files}`);
+  }
+  out.push("");
+  if (rows.length === 0) {
+    out.push("No hooks are configured.");
+  } else {
+    const cells = rows.map((row) => [
+      row.matcher === null ? "*" : row.matcher,
+      row.handler ? row.handler.type : "-",
+      row.handler ? row.handler.summary : "(no usable handler)",
+      `${displayPath(row.source.file, cwd, home)}:${row.source.line}`,
+      row.statusText,
+    ]);
+    const widths = [0, 1, 2, 3].map((i) =>
+      Math.min(48, Math.max(...cells.map((c) => (c[i] ?? "").length)))
+    );
+    let event: string | undefined;
+    rows.forEach((row, index) => {
+      if (row.event !== event) {
+        event = row.event;
+        out.push(event);
+      }
+      const cell = cells[index]!;
+      const padded = cell.map((
+        text,
+        i,
+      ) => (i < 4 ? clip(text, widths[i]!).padEnd(widths[i]!) : text));
+      out.push(`  ${padded.join("  ")}`);
+    });
+  }
+  out.push("", summaryLine(rows, hooks.loaded.diagnostics));
+  if (hooks.loaded.diagnostics.length > 0) {
+    out.push("", "Problems:");
+    for (const d of hooks.loaded.diagnostics) {
+      out.push(`  ${formatDiagnostic(displayed(d, cwd, home))}`);
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
+function displayed(d: Diagnostic, cwd: string, home: string | undefined): Diagnostic {
+  return { ...d, file: displayPath(d.file, cwd, home) };
+}
+
+function clip(text: string, width: number): string {
+  return text.length <= width ? text : text.slice(0, width - 3) + "...";
+}
+
+function summaryLine(rows: readonly ListedHook[], diagnostics: readonly Diagnostic[]): string {
+  const firing = rows.filter((r) => r.status === "fires").length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${plural(rows.length, "hook")} (${firing} fire here), ` +
+    `${plural(diagnostics.length, "problem")}`;
+}

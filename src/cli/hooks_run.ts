@@ -1,0 +1,171 @@
+/**
+ * `llama-agent hooks run EVENT`: fire one event against a directory's merged settings, exactly as
+ * a session would, and show what every hook did and what they decided together.
+ */
+import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { resolveCwd } from "./resolve_cwd.ts";
+import { renderFiring } from "./firing_report.ts";
+import { transcriptPathFor } from "../agent/transcript_path.ts";
+import {
+  describeGroup,
+  FIRED_EVENTS,
+  type FiredEventName,
+  HOOK_EVENTS,
+  isFiredEvent,
+  isHookEventName,
+} from "../hooks/event_table.ts";
+import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
+import { fireHooks } from "../hooks/hook_engine.ts";
+import { isRecord } from "../hooks/hook_output.ts";
+import { completePayload } from "../hooks/payload_defaults.ts";
+import { permissionModeFor } from "../hooks/payload.ts";
+import { selectRegistrations } from "../hooks/registry.ts";
+import { loadSessionHooks } from "../hooks/session_hooks.ts";
+import { errorMessage } from "../error.ts";
+
+const spec: CommandSpec = {
+  path: ["hooks", "run"],
+  summary: "fire one event against the merged settings and show what each hook did",
+  description: "The payload's common fields (session_id, transcript_path, cwd, prompt_id,\n" +
+    "permission_mode, hook_event_name) are filled in as a session would; --input gives the\n" +
+    "event's own fields (tool_name, tool_input, prompt, source, ...) and may override any field.\n" +
+    `EVENT is one of: ${FIRED_EVENTS.join(", ")}.`,
+  flags: [
+    {
+      name: "cwd",
+      type: "string",
+      valueName: "DIR",
+      description: "Session directory (default: .)",
+    },
+    {
+      name: "input",
+      type: "string",
+      valueName: "JSON|@FILE",
+      description: "Event fields as a JSON object, inline or from a file",
+    },
+    { name: "json", type: "boolean", description: "Print one JSON object instead of a report" },
+  ],
+  positionals: [{
+    name: "EVENT",
+    description: "The event to fire, e.g. PreToolUse",
+    required: true,
+  }],
+  examples: [
+    `llama-agent hooks run PreToolUse --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}'`,
+    "llama-agent hooks run SessionStart",
+    "llama-agent hooks run Stop --input @stop.json --json",
+  ],
+};
+
+export const hooksRunCommand: CliCommand = {
+  spec,
+  async run(args: readonly string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandLine(spec, args);
+    if (!parsed.ok) return usage(io, parsed.error);
+    if (parsed.value.help) {
+      io.stdout(renderHelp(spec));
+      return EXIT.ok;
+    }
+    const event = checkEvent(parsed.value.positionals[0]!);
+    if (!event.ok) return usage(io, event.error);
+    const cwdFlag = parsed.value.flags["cwd"];
+    const cwd = await resolveCwd(typeof cwdFlag === "string" ? cwdFlag : undefined, io.cwd, io.env);
+    if (!cwd.ok) return usage(io, cwd.error);
+    const inputFlag = parsed.value.flags["input"];
+    const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
+    if (!input.ok) return usage(io, input.error);
+
+    const hooks = await loadSessionHooks(cwd.path, io.env("HOME"));
+    const sessionId = typeof input.value["session_id"] === "string"
+      ? input.value["session_id"]
+      : crypto.randomUUID();
+    const completed = completePayload(event.name, input.value, {
+      sessionId,
+      transcriptPath: transcriptPathFor(sessionId, io.env),
+      cwd: cwd.path,
+      promptId: crypto.randomUUID(),
+      permissionMode: permissionModeFor("auto-approve-reads"),
+    });
+    if (!completed.ok) return usage(io, `Invalid --input: ${completed.error}`);
+
+    const selection = selectRegistrations(hooks.registry, event.name, completed.matcherValue);
+    const abort = new AbortController();
+    const onInterrupt = () => abort.abort();
+    Deno.addSignalListener("SIGINT", onInterrupt);
+    try {
+      const firing = await fireHooks({
+        event: event.name,
+        matcherValue: completed.matcherValue,
+        payload: completed.payload,
+        registrations: selection.matched,
+        runHandler: createHandlerRunner(),
+        context: { event: event.name, cwd: cwd.path, sessionId, signal: abort.signal },
+      });
+      const report = { cwd: cwd.path, home: io.env("HOME"), hooks, selection, firing };
+      if (parsed.value.flags["json"] === true) {
+        io.stdout(JSON.stringify(renderFiring.json(report), null, 2) + "\n");
+      } else {
+        io.stdout(renderFiring.text(report));
+      }
+    } finally {
+      Deno.removeSignalListener("SIGINT", onInterrupt);
+    }
+    if (hooks.loaded.diagnostics.length > 0) {
+      io.stderr(
+        `${hooks.loaded.diagnostics.length} problem(s) in the settings chain: ` +
+          `run "llama-agent hooks lint" for details\n`,
+      );
+    }
+    return abort.signal.aborted ? 130 : EXIT.ok;
+  },
+};
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(message + "\n");
+  return EXIT.usage;
+}
+
+function checkEvent(
+  name: string,
+): { ok: true; name: FiredEventName } | { ok: false; error: string } {
+  if (isFiredEvent(name)) return { ok: true, name };
+  if (isHookEventName(name)) {
+    return {
+      ok: false,
+      error: `"${name}" cannot be run: ${describeGroup(HOOK_EVENTS[name].group)}; ` +
+        `events that fire: ${FIRED_EVENTS.join(", ")}`,
+    };
+  }
+  return {
+    ok: false,
+    error: `Unknown event "${name}": use one of ${FIRED_EVENTS.join(", ")}`,
+  };
+}
+
+type InputResult =
+  | { ok: true; value: Readonly<Record<string, unknown>> }
+  | { ok: false; error: string };
+
+async function readInput(flag: string | undefined, launchDir: string): Promise<InputResult> {
+  if (flag === undefined) return { ok: true, value: {} };
+  let text = flag;
+  let where = "--input";
+  if (flag.startsWith("@")) {
+    const path = flag.slice(1);
+    where = `"${path}"`;
+    try {
+      text = await Deno.readTextFile(path.startsWith("/") ? path : `${launchDir}/${path}`);
+    } catch (error) {
+      return { ok: false, error: `Cannot read --input file "${path}": ${errorMessage(error)}` };
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `Invalid JSON in ${where}: ${errorMessage(error)}` };
+  }
+  if (!isRecord(value)) return { ok: false, error: `${where} must be a JSON object` };
+  return { ok: true, value };
+}

@@ -1,0 +1,69 @@
+/**
+ * A whole payload from a partial one: what `hooks run --input` and `hooks test` event cases
+ * give is completed with the fields a real session would send, so a hook sees the same shape.
+ * Fields given win over the defaults, in the position Claude Code puts them.
+ */
+import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
+import type { HookPayload } from "./handler_runner.ts";
+import { buildPayload, type EventFields, type PayloadSession } from "./payload.ts";
+
+export type CompletedPayload =
+  | { readonly ok: true; readonly payload: HookPayload; readonly matcherValue: string | null }
+  | { readonly ok: false; readonly error: string };
+
+/** Fields an event cannot do without: nothing sensible can stand in for them. */
+const REQUIRED: Partial<Record<FiredEventName, readonly string[]>> = {
+  PreToolUse: ["tool_name"],
+  PostToolUse: ["tool_name"],
+  PostToolUseFailure: ["tool_name"],
+};
+
+export function completePayload(
+  event: FiredEventName,
+  partial: Readonly<Record<string, unknown>>,
+  session: PayloadSession,
+  newId: () => string = () => crypto.randomUUID(),
+): CompletedPayload {
+  for (const field of REQUIRED[event] ?? []) {
+    if (typeof partial[field] !== "string" || partial[field] === "") {
+      return { ok: false, error: `"${field}" is required for ${event}: give it in the input` };
+    }
+  }
+  const base = buildPayload(event, session, defaultFields(event, partial, newId));
+  const payload: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(partial)) payload[key] = value;
+  const field = HOOK_EVENTS[event].matcherField;
+  if (field === null) return { ok: true, payload, matcherValue: null };
+  const value = payload[field];
+  if (typeof value !== "string") {
+    return { ok: false, error: `"${field}" must be a string for ${event}` };
+  }
+  return { ok: true, payload, matcherValue: value };
+}
+
+function defaultFields(
+  event: FiredEventName,
+  partial: Readonly<Record<string, unknown>>,
+  newId: () => string,
+): EventFields[FiredEventName] {
+  const toolName = String(partial["tool_name"] ?? "");
+  const tool = { tool_name: toolName, tool_input: {}, tool_use_id: `toolu_${newId()}` };
+  switch (event) {
+    case "SessionStart":
+      return { source: "startup" };
+    case "UserPromptSubmit":
+      return { prompt: "" };
+    case "PreToolUse":
+      return tool;
+    case "PostToolUse":
+      return { ...tool, tool_response: {}, duration_ms: 0 };
+    case "PostToolUseFailure":
+      return { ...tool, error: "", is_interrupt: false, duration_ms: 0 };
+    case "Notification":
+      return { notification_type: "agent_message", message: "", title: "" };
+    case "Stop":
+      return { stop_hook_active: false, last_assistant_message: "" };
+    default:
+      return event satisfies never;
+  }
+}
