@@ -127,9 +127,11 @@ function renderTable(
   rows: readonly ListedHook[],
 ): string {
   const out: string[] = [`Settings chain for ${cwd}`];
-  for (const file of hooks.loaded.files) {
-    out.push(`  ${file.scope.padEnd(8)} ${displayPath(file.path, cwd, home)}  (${file.status})`);
-  }
+  const paths = hooks.loaded.files.map((file) => displayPath(file.path, cwd, home));
+  const pathWidth = Math.max(...paths.map((path) => path.length));
+  hooks.loaded.files.forEach((file, i) => {
+    out.push(`  ${file.scope.padEnd(8)} ${paths[i]!.padEnd(pathWidth)}  ${file.status}`);
+  });
   if (hooks.loaded.disabledBy.length > 0) {
     const files = hooks.loaded.disabledBy.map((p) => `"${displayPath(p, cwd, home)}"`).join(", ");
     out.push("", `All hooks are off: "disableAllHooks": true in ${files}`);

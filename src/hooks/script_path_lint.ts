@@ -1,0 +1,303 @@
+/**
+ * Scripts a command hook runs from the project (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`)
+ * that are missing or not executable: such a hook fails every time it fires. The command is read
+ * the way `/bin/sh` would split it, but only as far as needed to find the word that names the
+ * program; anything the shell would compute at run time (other variables, globs, `$(...)`) is
+ * left alone, so the lint never guesses.
+ */
+import type { CommandHandlerConfig } from "./handler_config.ts";
+
+/** What the lint needs to know of a path; null when nothing is there. */
+export interface FileStat {
+  readonly isFile: boolean;
+  /** Permission bits; null where the platform has none (then any file counts as executable). */
+  readonly mode: number | null;
+}
+export type StatFile = (path: string) => Promise<FileStat | null>;
+
+/** `$CLAUDE_PROJECT_DIR` followed by `rest` (which starts with "/"), as one hook word names it. */
+export interface ScriptReference {
+  /** The field that holds it: `["command"]` or `["args", i]`. */
+  readonly field: readonly (string | number)[];
+  readonly rest: string;
+  /** True when the script is the program itself (then it must be executable too). */
+  readonly runDirectly: boolean;
+}
+
+export interface ScriptProblem {
+  readonly code: "LINT_SCRIPT_MISSING" | "LINT_SCRIPT_NOT_EXECUTABLE";
+  readonly message: string;
+}
+
+/** Programs that read the script named by their first argument: it need not be executable. */
+const INTERPRETER =
+  /^(sh|bash|zsh|dash|ksh|fish|node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|ruby|perl|php|lua|Rscript|source|\.)$/;
+/** Interpreters that take a `run` subcommand before the script. */
+const RUN_SUBCOMMAND = /^(deno|bun)$/;
+/** Words that run the next word as the program. */
+const PREFIX = new Set(["exec", "command", "nohup", "time", "env"]);
+const RESERVED = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until"]);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Stands for the project directory while a word is being read. */
+const DIR = "\u0000";
+const VARIABLE = "CLAUDE_PROJECT_DIR";
+
+/** The scripts a command handler runs from the project directory. */
+export function scriptReferences(handler: CommandHandlerConfig): ScriptReference[] {
+  if (handler.args !== undefined) return execReferences(handler.command, handler.args);
+  const references: ScriptReference[] = [];
+  for (const words of splitShell(handler.command)) {
+    const reference = programScript(words.map((w) => (w.dynamic ? undefined : w.text)));
+    if (reference && !references.some((r) => r.rest === reference.rest)) {
+      references.push({ field: ["command"], ...reference });
+    }
+  }
+  return references;
+}
+
+/**
+ * Exec form has no shell; Claude Code substitutes path placeholders into `command` and each
+ * `args` element as plain text, so a reference there is read without any quoting rules.
+ */
+function execReferences(command: string, args: readonly string[]): ScriptReference[] {
+  const placeholder = new RegExp(`^\\$(\\{${VARIABLE}\\}|${VARIABLE}(?![A-Za-z0-9_]))`);
+  const words = [command, ...args].map((word) => word.replace(placeholder, DIR));
+  const reference = programScript(words);
+  if (reference === undefined) return [];
+  return [{
+    field: reference.index === 0 ? ["command"] : ["args", reference.index - 1],
+    ...reference,
+  }];
+}
+
+/** The script of one simple command: its program, or an interpreter's script argument. */
+function programScript(
+  words: readonly (string | undefined)[],
+): { rest: string; runDirectly: boolean; index: number } | undefined {
+  let k = 0;
+  while (k < words.length) {
+    const word = words[k];
+    if (word === undefined) return undefined;
+    if (RESERVED.has(word) || ASSIGNMENT.test(word)) {
+      k++;
+    } else if (PREFIX.has(word)) {
+      k++;
+      while (words[k]?.startsWith("-")) k++;
+    } else {
+      break;
+    }
+  }
+  const program = words[k];
+  if (program === undefined) return undefined;
+  const direct = projectRest(program);
+  if (direct !== undefined) return { rest: direct, runDirectly: true, index: k };
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  if (!INTERPRETER.test(name)) return undefined;
+  // Only the first plain argument: later ones may be output files a hook creates.
+  let i = k + 1;
+  while (words[i]?.startsWith("-")) i++;
+  if (RUN_SUBCOMMAND.test(name) && words[i] === "run") {
+    i++;
+    while (words[i]?.startsWith("-")) i++;
+  }
+  const script = words[i];
+  const rest = script === undefined ? undefined : projectRest(script);
+  return rest === undefined ? undefined : { rest, runDirectly: false, index: i };
+}
+
+/** The path after the project directory, when a word is exactly `<dir>/<path>`. */
+function projectRest(word: string): string | undefined {
+  if (!word.startsWith(DIR) || word.indexOf(DIR, 1) !== -1) return undefined;
+  const rest = word.slice(1);
+  return rest.startsWith("/") && rest.replace(/\/+/g, "") !== "" ? rest : undefined;
+}
+
+/** Whether a referenced script is there and, when it is the program, executable. */
+export async function checkScript(
+  reference: ScriptReference,
+  cwd: string,
+  statFile: StatFile,
+): Promise<ScriptProblem | undefined> {
+  let info: FileStat | null;
+  try {
+    info = await statFile(cwd.replace(/\/+$/, "") + reference.rest);
+  } catch {
+    // Unreadable from here (permissions): the lint cannot tell, so it says nothing.
+    return undefined;
+  }
+  const shown = `"$${VARIABLE}${reference.rest}"`;
+  const fails = "so the hook fails every time it runs";
+  if (info === null) {
+    return {
+      code: "LINT_SCRIPT_MISSING",
+      message: `Script ${shown} does not exist, ${fails}: create it or fix the path`,
+    };
+  }
+  if (!reference.runDirectly) return undefined;
+  if (!info.isFile) {
+    return {
+      code: "LINT_SCRIPT_MISSING",
+      message: `Script ${shown} is not a file, ${fails}: fix the path`,
+    };
+  }
+  if (info.mode !== null && (info.mode & 0o111) === 0) {
+    const relative = shellQuote(reference.rest.replace(/^\/+/, ""));
+    return {
+      code: "LINT_SCRIPT_NOT_EXECUTABLE",
+      message: `Script ${shown} is not executable, ${fails}: run "chmod +x ${relative}" in the ` +
+        `project, or run it through its interpreter (e.g. "bash ${shown}")`,
+    };
+  }
+  return undefined;
+}
+
+/** `Deno.stat`, with "nothing there" as null. */
+export const statWithDeno: StatFile = async (path) => {
+  try {
+    const info = await Deno.stat(path);
+    return { isFile: info.isFile, mode: info.mode };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
+    throw error;
+  }
+};
+
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_./+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** One word as `/bin/sh` would see it; `dynamic` when its value is only known at run time. */
+interface ShellWord {
+  readonly text: string;
+  readonly dynamic: boolean;
+}
+
+/**
+ * Splits a command line into simple commands (at `;`, `&`, `|`, newlines and parentheses) of
+ * words, with quotes removed and `$CLAUDE_PROJECT_DIR` replaced by `DIR`. Redirection targets
+ * are dropped: they are files the command writes or reads, never the program.
+ */
+export function splitShell(line: string): ShellWord[][] {
+  const commands: ShellWord[][] = [[]];
+  let text = "";
+  let started = false;
+  let dynamic = false;
+  let redirect = false;
+  const endWord = () => {
+    if (started) {
+      if (redirect) redirect = false;
+      else commands.at(-1)?.push({ text, dynamic });
+    }
+    text = "";
+    started = false;
+    dynamic = false;
+  };
+  const endCommand = () => {
+    endWord();
+    redirect = false;
+    if ((commands.at(-1)?.length ?? 0) > 0) commands.push([]);
+  };
+  /** Reads `$...` at `i`; returns the index after it. */
+  const expand = (i: number): number => {
+    const next = line[i + 1];
+    const braced = line.startsWith(`{${VARIABLE}}`, i + 1);
+    const bare = line.startsWith(VARIABLE, i + 1) &&
+      !/[A-Za-z0-9_]/.test(line[i + 1 + VARIABLE.length] ?? "");
+    if (braced || bare) {
+      text += DIR;
+      return i + 1 + VARIABLE.length + (braced ? 2 : 0);
+    }
+    if (next === "{" || next === "(") {
+      dynamic = true;
+      return closing(line, i + 1, next, next === "{" ? "}" : ")") + 1;
+    }
+    if (next !== undefined && /[A-Za-z_]/.test(next)) {
+      dynamic = true;
+      let j = i + 1;
+      while (j < line.length && /[A-Za-z0-9_]/.test(line[j] ?? "")) j++;
+      return j;
+    }
+    if (next !== undefined && /[0-9@*#?$!-]/.test(next)) {
+      dynamic = true;
+      return i + 2;
+    }
+    text += "$";
+    return i + 1;
+  };
+
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i] ?? "";
+    if (c === " " || c === "\t") {
+      endWord();
+      i++;
+    } else if ("\n;&|()".includes(c)) {
+      endCommand();
+      i++;
+    } else if (c === "<" || c === ">") {
+      // `2>file`: the digits name a file descriptor, not a word.
+      if (started && !dynamic && /^[0-9]+$/.test(text)) started = false;
+      endWord();
+      while (i < line.length && "<>&|".includes(line[i] ?? "")) i++;
+      redirect = true;
+    } else if (c === "#" && !started) {
+      while (i < line.length && line[i] !== "\n") i++;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      text += line.slice(i + 1, end === -1 ? line.length : end);
+      started = true;
+      i = end === -1 ? line.length : end + 1;
+    } else if (c === '"') {
+      started = true;
+      i++;
+      while (i < line.length && line[i] !== '"') {
+        const d = line[i] ?? "";
+        if (d === "\\" && '$`"\\\n'.includes(line[i + 1] ?? "x")) {
+          if (line[i + 1] !== "\n") text += line[i + 1];
+          i += 2;
+        } else if (d === "$") {
+          i = expand(i);
+        } else if (d === "`") {
+          dynamic = true;
+          i = closing(line, i, "`", "`") + 1;
+        } else {
+          text += d;
+          i++;
+        }
+      }
+      i++;
+    } else if (c === "\\") {
+      if (line[i + 1] !== "\n") text += line[i + 1] ?? "";
+      started = true;
+      i += 2;
+    } else if (c === "$") {
+      started = true;
+      i = expand(i);
+    } else if (c === "`") {
+      started = true;
+      dynamic = true;
+      i = closing(line, i, "`", "`") + 1;
+    } else {
+      if ("*?[".includes(c) || (c === "~" && !started)) dynamic = true;
+      text += c;
+      started = true;
+      i++;
+    }
+  }
+  endCommand();
+  return commands.filter((words) => words.length > 0);
+}
+
+/** Index of the character that closes the bracket opened at `start` (or the end of the line). */
+function closing(line: string, start: number, open: string, close: string): number {
+  let depth = 0;
+  for (let i = start; i < line.length; i++) {
+    const c = line[i];
+    if (c === close && (depth === 1 || open === close) && i > start) return i;
+    if (c === open && open !== close) depth++;
+    else if (c === close) depth--;
+  }
+  return line.length;
+}
