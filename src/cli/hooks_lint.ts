@@ -3,8 +3,7 @@
  * load but would not do what their author expects. Exit 1 when there is an error.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
-import { resolveCwd } from "./resolve_cwd.ts";
+import { startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { loadSettingsChain } from "../hooks/settings_chain.ts";
@@ -55,26 +54,14 @@ export interface LintReport {
 export const hooksLintCommand: CliCommand = {
   spec,
   async run(args: readonly string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandLine(spec, args);
-    if (!parsed.ok) {
-      io.stderr(parsed.error + "\n");
-      return EXIT.usage;
-    }
-    if (parsed.value.help) {
-      io.stdout(renderHelp(spec));
-      return EXIT.ok;
-    }
-    const cwdFlag = parsed.value.flags["cwd"];
-    const cwd = await resolveCwd(typeof cwdFlag === "string" ? cwdFlag : undefined, io.cwd, io.env);
-    if (!cwd.ok) {
-      io.stderr(cwd.error + "\n");
-      return EXIT.usage;
-    }
-    const format = FORMATS.find((f) => f === parsed.value.flags["format"]) ?? "pretty";
+    const started = await startCommand(spec, args, io);
+    if (!started.ok) return started.exitCode;
+    const { invocation } = started;
+    const format = FORMATS.find((f) => f === invocation.flags["format"]) ?? "pretty";
     const home = io.env("HOME");
-    const loaded = await loadSettingsChain({ cwd: cwd.path, home });
-    const diagnostics = await lintSettings(loaded, { cwd: cwd.path });
-    io.stdout(RENDERERS[format]({ cwd: cwd.path, home, diagnostics }));
+    const loaded = await loadSettingsChain({ cwd: invocation.cwd, home });
+    const diagnostics = await lintSettings(loaded, { cwd: invocation.cwd });
+    io.stdout(RENDERERS[format]({ cwd: invocation.cwd, home, diagnostics }));
     return diagnostics.some((d) => d.severity === "error") ? EXIT.failure : EXIT.ok;
   },
 };

@@ -3,8 +3,7 @@
  * from and whether it fires, then the problems found in the files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
-import { resolveCwd } from "./resolve_cwd.ts";
+import { startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { describeGroup, HOOK_EVENTS, type HookEventName } from "../hooks/event_table.ts";
@@ -83,28 +82,16 @@ function eventRank(event: HookEventName): number {
 export const hooksListCommand: CliCommand = {
   spec,
   async run(args: readonly string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandLine(spec, args);
-    if (!parsed.ok) {
-      io.stderr(parsed.error + "\n");
-      return EXIT.usage;
-    }
-    if (parsed.value.help) {
-      io.stdout(renderHelp(spec));
-      return EXIT.ok;
-    }
-    const cwdFlag = parsed.value.flags["cwd"];
-    const cwd = await resolveCwd(typeof cwdFlag === "string" ? cwdFlag : undefined, io.cwd, io.env);
-    if (!cwd.ok) {
-      io.stderr(cwd.error + "\n");
-      return EXIT.usage;
-    }
+    const started = await startCommand(spec, args, io);
+    if (!started.ok) return started.exitCode;
+    const { invocation } = started;
     const home = io.env("HOME");
-    const hooks = await loadSessionHooks(cwd.path, home);
+    const hooks = await loadSessionHooks(invocation.cwd, home);
     const rows = listHooks(hooks);
-    if (parsed.value.flags["json"] === true) {
-      io.stdout(JSON.stringify(toJson(cwd.path, hooks, rows), null, 2) + "\n");
+    if (invocation.flags["json"] === true) {
+      io.stdout(JSON.stringify(toJson(invocation.cwd, hooks, rows), null, 2) + "\n");
     } else {
-      io.stdout(renderTable(cwd.path, home, hooks, rows));
+      io.stdout(renderTable(invocation.cwd, home, hooks, rows));
     }
     return EXIT.ok;
   },

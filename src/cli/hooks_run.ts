@@ -3,8 +3,7 @@
  * a session would, and show what every hook did and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
-import { resolveCwd } from "./resolve_cwd.ts";
+import { fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import {
@@ -61,33 +60,27 @@ const spec: CommandSpec = {
 export const hooksRunCommand: CliCommand = {
   spec,
   async run(args: readonly string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandLine(spec, args);
-    if (!parsed.ok) return usage(io, parsed.error);
-    if (parsed.value.help) {
-      io.stdout(renderHelp(spec));
-      return EXIT.ok;
-    }
-    const event = checkEvent(parsed.value.positionals[0]!);
-    if (!event.ok) return usage(io, event.error);
-    const cwdFlag = parsed.value.flags["cwd"];
-    const cwd = await resolveCwd(typeof cwdFlag === "string" ? cwdFlag : undefined, io.cwd, io.env);
-    if (!cwd.ok) return usage(io, cwd.error);
-    const inputFlag = parsed.value.flags["input"];
+    const started = await startCommand(spec, args, io);
+    if (!started.ok) return started.exitCode;
+    const { invocation } = started;
+    const event = checkEvent(invocation.positionals[0]!);
+    if (!event.ok) return fail(io, event.error).exitCode;
+    const inputFlag = invocation.flags["input"];
     const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
-    if (!input.ok) return usage(io, input.error);
+    if (!input.ok) return fail(io, input.error).exitCode;
 
-    const hooks = await loadSessionHooks(cwd.path, io.env("HOME"));
+    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"));
     const sessionId = typeof input.value["session_id"] === "string"
       ? input.value["session_id"]
       : crypto.randomUUID();
     const completed = completePayload(event.name, input.value, {
       sessionId,
       transcriptPath: transcriptPathFor(sessionId, io.env),
-      cwd: cwd.path,
+      cwd: invocation.cwd,
       promptId: crypto.randomUUID(),
       permissionMode: permissionModeFor("auto-approve-reads"),
     });
-    if (!completed.ok) return usage(io, `Invalid --input: ${completed.error}`);
+    if (!completed.ok) return fail(io, `Invalid --input: ${completed.error}`).exitCode;
 
     const selection = selectRegistrations(hooks.registry, event.name, completed.matcherValue);
     const abort = new AbortController();
@@ -100,10 +93,10 @@ export const hooksRunCommand: CliCommand = {
         payload: completed.payload,
         registrations: selection.matched,
         runHandler: createHandlerRunner(),
-        context: { event: event.name, cwd: cwd.path, sessionId, signal: abort.signal },
+        context: { event: event.name, cwd: invocation.cwd, sessionId, signal: abort.signal },
       });
-      const report = { cwd: cwd.path, home: io.env("HOME"), hooks, selection, firing };
-      if (parsed.value.flags["json"] === true) {
+      const report = { cwd: invocation.cwd, home: io.env("HOME"), hooks, selection, firing };
+      if (invocation.flags["json"] === true) {
         io.stdout(JSON.stringify(renderFiring.json(report), null, 2) + "\n");
       } else {
         io.stdout(renderFiring.text(report));
@@ -120,11 +113,6 @@ export const hooksRunCommand: CliCommand = {
     return abort.signal.aborted ? 130 : EXIT.ok;
   },
 };
-
-function usage(io: CliIo, message: string): number {
-  io.stderr(message + "\n");
-  return EXIT.usage;
-}
 
 function checkEvent(
   name: string,

@@ -39,11 +39,18 @@ export function hookEnvironment(
   };
 }
 
-export function commandLineOf(handler: CommandHandlerConfig): CommandLine {
-  return handler.args === undefined
-    ? { kind: "shell", command: handler.command }
-    : { kind: "exec", command: handler.command, args: handler.args };
+/**
+ * The shell form is handed to `/bin/sh -c` as written. The exec form has no shell to expand
+ * `$CLAUDE_PROJECT_DIR`, so that one variable is substituted here, as Claude Code substitutes
+ * its path placeholders: `"command": "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"` works in both.
+ */
+export function commandLineOf(handler: CommandHandlerConfig, projectDir: string): CommandLine {
+  if (handler.args === undefined) return { kind: "shell", command: handler.command };
+  const expand = (word: string) => word.replace(PROJECT_DIR_VARIABLE, () => projectDir);
+  return { kind: "exec", command: expand(handler.command), args: handler.args.map(expand) };
 }
+
+const PROJECT_DIR_VARIABLE = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g;
 
 /** Runs one command hook; a timeout, cancel or failed start is a `failed` result. */
 export async function runCommandHandler(
@@ -55,7 +62,7 @@ export async function runCommandHandler(
   const run = options.runCommand ?? runCommand;
   const timeoutMs = handlerTimeoutMs(handler.timeout, context.event);
   const result = await run({
-    commandLine: commandLineOf(handler),
+    commandLine: commandLineOf(handler, context.cwd),
     stdin: new TextEncoder().encode(JSON.stringify(payload) + "\n"),
     cwd: context.cwd,
     env: hookEnvironment(options.baseEnv ?? Deno.env.toObject(), context),

@@ -238,3 +238,22 @@ Deno.test("aborting the context signal cancels the hook quickly", async () => {
     assertEquals(await livingPids(pids), []);
   });
 });
+
+Deno.test("the exec form expands $CLAUDE_PROJECT_DIR itself, having no shell to do it", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/hook.sh`, '#!/bin/sh\necho "ran with $1 $2"\n');
+    await Deno.chmod(`${dir}/hook.sh`, 0o755);
+    const result = assertExited(
+      await runCommandHandler(
+        command("$CLAUDE_PROJECT_DIR/hook.sh", {
+          args: ["${CLAUDE_PROJECT_DIR}/data", "$CLAUDE_PROJECT_DIRECTORY"],
+        }),
+        payload,
+        context({ cwd: dir }),
+        { baseEnv },
+      ),
+    );
+    assertEquals(result.exitCode, 0, result.stderr.text);
+    assertEquals(result.stdout.text, `ran with ${dir}/data $CLAUDE_PROJECT_DIRECTORY\n`);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The steps every `hooks` command starts with: parse its flags, answer `--help`, and resolve
+ * `--cwd`. A command gets either a ready invocation or the exit code to return at once.
+ */
+import { type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { parseCommandLine, type ParsedCommandLine, renderHelp } from "./parse_command_line.ts";
+import { resolveCwd } from "./resolve_cwd.ts";
+
+export interface Invocation extends ParsedCommandLine {
+  /** `--cwd`, resolved to an existing, readable, absolute real path. */
+  readonly cwd: string;
+}
+
+export type Started =
+  | { readonly ok: true; readonly invocation: Invocation }
+  | { readonly ok: false; readonly exitCode: number };
+
+export async function startCommand(
+  spec: CommandSpec,
+  args: readonly string[],
+  io: CliIo,
+): Promise<Started> {
+  const parsed = parseCommandLine(spec, args);
+  if (!parsed.ok) return fail(io, parsed.error);
+  if (parsed.value.help) {
+    io.stdout(renderHelp(spec));
+    return { ok: false, exitCode: EXIT.ok };
+  }
+  const flag = parsed.value.flags["cwd"];
+  const cwd = await resolveCwd(typeof flag === "string" ? flag : undefined, io.cwd, io.env);
+  if (!cwd.ok) return fail(io, cwd.error);
+  return { ok: true, invocation: { ...parsed.value, cwd: cwd.path } };
+}
+
+/** A usage error: the message on stderr, exit 2. */
+export function fail(io: CliIo, message: string): { ok: false; exitCode: number } {
+  io.stderr(message + "\n");
+  return { ok: false, exitCode: EXIT.usage };
+}
