@@ -1,0 +1,341 @@
+/**
+ * `llama-agent hooks list`, black-box through the real launcher: a temp project as the launch
+ * directory (or its parent), a temp HOME with the user settings file.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { type CliRun, runCli, withTempProject } from "../helpers/run_cli.ts";
+import { lineOf } from "../hooks/temp_chain.ts";
+
+// Each handler on a line of its own: a registration's line is where its handler object starts.
+const USER = `{
+  "model": "ignored",
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "shell", "hooks": [
+        { "type": "command", "command": "./hooks/guard.sh" }
+      ] }
+    ]
+  }
+}
+`;
+
+const PROJECT = `{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "shell|terminal", "hooks": [
+        { "type": "http", "url": "http://127.0.0.1:9/hook" }
+      ] },
+      {
+        "matcher": "(",
+        "hooks": [{ "type": "command", "command": "./bad-regex.sh" }]
+      },
+      { "hooks": [
+        { "type": "command", "command": "./bad-timeout.sh",
+          "timeout": "5" }
+      ] }
+    ],
+    "Stop": [{ "hooks": [
+      { "type": "prompt", "prompt": "Is the work done?" }
+    ] }],
+    "SessionEnd": [{ "hooks": [{ "type": "command", "command": "./end.sh" }] }],
+    "PostCompact": [{ "hooks": [{ "type": "command", "command": "./compact.sh" }] }],
+    "FileChanged": [{ "hooks": [{ "type": "command", "command": "./changed.sh" }] }],
+    "Bogus": [{ "hooks": [{ "type": "command", "command": "./bogus.sh" }] }]
+  }
+}
+`;
+
+const FILES = {
+  "home/.claude/settings.json": USER,
+  "project/.claude/settings.json": PROJECT,
+};
+
+interface Dirs {
+  readonly root: string;
+  readonly home: string;
+  readonly project: string;
+}
+
+/** `<tmp>/home` is HOME, `<tmp>/project` the project; `launch` is relative to `<tmp>`. */
+function inTemp(
+  files: Readonly<Record<string, string>>,
+  fn: (dirs: Dirs) => Promise<void>,
+): Promise<void> {
+  return withTempProject(
+    { "home/.keep": "", "project/.keep": "", ...files },
+    (root) => fn({ root, home: `${root}/home`, project: `${root}/project` }),
+  );
+}
+
+function list(dirs: Dirs, args: readonly string[] = [], launch = dirs.project): Promise<CliRun> {
+  return runCli(["hooks", "list", ...args], { cwd: launch, home: dirs.home });
+}
+
+/** The one stdout line that contains `needle`. */
+function lineWith(stdout: string, needle: string): string {
+  const lines = stdout.split("\n").filter((line) => line.includes(needle));
+  assertEquals(lines.length, 1, `lines with ${JSON.stringify(needle)} in:\n${stdout}`);
+  return lines[0]!;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * A table row: matcher, handler type, summary, file:line and status, separated by spaces; the
+ * status is given as a pattern when only part of its wording is fixed.
+ */
+function row(cells: readonly string[], status?: string): RegExp {
+  const all = [...cells.map(escape), ...(status === undefined ? [] : [status])];
+  return new RegExp(`^  ${all.join("\\s+")}$`);
+}
+
+Deno.test("the table lists each registration with event, matcher, handler, file:line and status", async () => {
+  await inTemp(FILES, async (dirs) => {
+    const result = await list(dirs);
+    assertEquals(result.stderr, "");
+    assertEquals(result.code, 0);
+    const out = result.stdout;
+    assertEquals(out.split("\n")[0], `Settings chain for ${dirs.project}`);
+    assertMatch(
+      lineWith(out, "  user "),
+      /^ {2}user\s+~\/\.claude\/settings\.json\s+\(?loaded\)?$/,
+    );
+    assertMatch(
+      lineWith(out, "  project "),
+      /^ {2}project\s+\.claude\/settings\.json\s+\(?loaded\)?$/,
+    );
+    assertMatch(
+      lineWith(out, "  local "),
+      /^ {2}local\s+\.claude\/settings\.local\.json\s+\(?missing\)?$/,
+    );
+
+    const userLine = lineOf(USER, "./hooks/guard.sh");
+    const at = (needle: string) => `.claude/settings.json:${lineOf(PROJECT, needle)}`;
+    assertMatch(
+      lineWith(out, "guard.sh"),
+      row(["shell", "command", "./hooks/guard.sh", `~/.claude/settings.json:${userLine}`, "fires"]),
+    );
+    assertMatch(
+      lineWith(out, "127.0.0.1:9"),
+      row([
+        "shell|terminal",
+        "http",
+        "POST http://127.0.0.1:9/hook",
+        at("http://127.0.0.1:9/hook"),
+        "fires",
+      ]),
+    );
+    assertMatch(
+      lineWith(out, "Is the work done?"),
+      row(["*", "prompt", "prompt: Is the work done?", at("Is the work done?"), "fires"]),
+    );
+    assertMatch(
+      lineWith(out, "./compact.sh"),
+      row(["*", "command", "./compact.sh", at("./compact.sh")], "never emitted.*"),
+    );
+    assertMatch(
+      lineWith(out, "./end.sh"),
+      row(["*", "command", "./end.sh", at("./end.sh")], '"SessionEnd" .*never fires.*'),
+    );
+    assertMatch(
+      lineWith(out, "./changed.sh"),
+      row(["*", "command", "./changed.sh", at("./changed.sh")], ".*not supported here"),
+    );
+
+    // Each event once, as a heading above its rows, in the event table's order.
+    const headings = out.split("\n").filter((line) => /^[A-Z][A-Za-z]+$/.test(line));
+    assertEquals(headings, ["PreToolUse", "Stop", "SessionEnd", "PostCompact", "FileChanged"]);
+    for (const skipped of ["bad-regex.sh", "bad-timeout.sh", "bogus.sh"]) {
+      assert(!out.includes(skipped), `${skipped} is not listed as a hook`);
+    }
+    assertStringIncludes(out, "\n6 hooks (3 fire here), 3 problems\n");
+  });
+});
+
+Deno.test("the problems section gives file:line, the pointer and the code of each problem", async () => {
+  await inTemp({ ...FILES, "project/.claude/settings.local.json": "{ not json" }, async (dirs) => {
+    const result = await list(dirs);
+    assertEquals(result.code, 0);
+    const problems = result.stdout.split("\nProblems:\n")[1];
+    assert(problems !== undefined, `no problems section in:\n${result.stdout}`);
+    const lines = problems.trimEnd().split("\n");
+    assertEquals(lines.length, 4, problems);
+    const regexLine = lineOf(PROJECT, '"matcher": "("');
+    assertMatch(
+      lines[0]!,
+      new RegExp(
+        `^  \\.claude/settings\\.json:${regexLine}:\\d+: error: "\\(" is not a valid regular ` +
+          `expression: .* at /hooks/PreToolUse/1/matcher \\[MATCHER_INVALID\\]$`,
+      ),
+    );
+    assertMatch(
+      lines[1]!,
+      new RegExp(
+        `^  \\.claude/settings\\.json:${lineOf(PROJECT, '"timeout"')}:\\d+: error: .*timeout.* ` +
+          `at /hooks/PreToolUse/2/hooks/0/timeout \\[HANDLER_INVALID\\]$`,
+      ),
+    );
+    assertMatch(
+      lines[2]!,
+      new RegExp(
+        `^  \\.claude/settings\\.json:${lineOf(PROJECT, '"Bogus"')}:\\d+: error: ` +
+          `Unknown hook event "Bogus" at /hooks/Bogus \\[EVENT_UNKNOWN\\]$`,
+      ),
+    );
+    assertMatch(
+      lines[3]!,
+      /^ {2}\.claude\/settings\.local\.json:1:\d+: error: .*\[SETTINGS_PARSE\]$/,
+    );
+    assertMatch(lineWith(result.stdout, "  local "), /\(?invalid\)?$/);
+    assertStringIncludes(result.stdout, "6 hooks (3 fire here), 4 problems");
+  });
+});
+
+Deno.test("--json: files with status, hooks with id/event/matcher/handler/source/status, diagnostics", async () => {
+  await inTemp(FILES, async (dirs) => {
+    const result = await list(dirs, ["--json"]);
+    assertEquals([result.code, result.stderr], [0, ""]);
+    const json = JSON.parse(result.stdout);
+    const userFile = `${dirs.home}/.claude/settings.json`;
+    const projectFile = `${dirs.project}/.claude/settings.json`;
+    assertEquals(json.cwd, dirs.project);
+    assertEquals(json.files, [
+      { scope: "user", path: userFile, status: "loaded" },
+      { scope: "project", path: projectFile, status: "loaded" },
+      { scope: "local", path: `${dirs.project}/.claude/settings.local.json`, status: "missing" },
+    ]);
+    assertEquals(json.disabledBy, []);
+    const { statusText: _text, ...guard } = json.hooks[0];
+    assertEquals(guard, {
+      id: "user:/hooks/PreToolUse/0/hooks/0",
+      event: "PreToolUse",
+      matcher: "shell",
+      handler: { type: "command", summary: "./hooks/guard.sh" },
+      source: {
+        scope: "user",
+        file: userFile,
+        pointer: "/hooks/PreToolUse/0/hooks/0",
+        line: lineOf(USER, "./hooks/guard.sh"),
+      },
+      status: "fires",
+    });
+    assertEquals(
+      json.hooks.map((h: { id: string; matcher: string | null; status: string }) => [
+        h.id,
+        h.matcher,
+        h.status,
+      ]),
+      [
+        ["user:/hooks/PreToolUse/0/hooks/0", "shell", "fires"],
+        ["project:/hooks/PreToolUse/0/hooks/0", "shell|terminal", "fires"],
+        ["project:/hooks/Stop/0/hooks/0", null, "fires"],
+        ["project:/hooks/SessionEnd/0/hooks/0", null, "dropped"],
+        ["project:/hooks/PostCompact/0/hooks/0", null, "never_emitted"],
+        ["project:/hooks/FileChanged/0/hooks/0", null, "unsupported"],
+      ],
+    );
+    assertEquals(
+      json.diagnostics.map((d: { code: string; file: string; pointer: string; line: number }) => [
+        d.code,
+        d.file,
+        d.pointer,
+        d.line,
+      ]),
+      [
+        ["MATCHER_INVALID", projectFile, "/hooks/PreToolUse/1/matcher", lineOf(PROJECT, '"(')],
+        [
+          "HANDLER_INVALID",
+          projectFile,
+          "/hooks/PreToolUse/2/hooks/0/timeout",
+          lineOf(PROJECT, '"timeout"'),
+        ],
+        ["EVENT_UNKNOWN", projectFile, "/hooks/Bogus", lineOf(PROJECT, '"Bogus"')],
+      ],
+    );
+    for (const d of json.diagnostics) {
+      assertEquals(typeof d.message, "string");
+      assertEquals(d.severity, "error");
+    }
+  });
+});
+
+Deno.test("disableAllHooks: every hook is listed as disabled, and the table says why", async () => {
+  const local = JSON.stringify({ disableAllHooks: true });
+  await inTemp({ ...FILES, "project/.claude/settings.local.json": local }, async (dirs) => {
+    const table = await list(dirs);
+    assertEquals(table.code, 0);
+    assertStringIncludes(
+      table.stdout,
+      '\nAll hooks are off: "disableAllHooks": true in ".claude/settings.local.json"\n',
+    );
+    assertMatch(lineWith(table.stdout, "guard.sh"), /\s+Disabled by "disableAllHooks": true in /);
+    assertStringIncludes(table.stdout, "(0 fire here)");
+
+    const json = JSON.parse((await list(dirs, ["--json"])).stdout);
+    assertEquals(json.disabledBy, [`${dirs.project}/.claude/settings.local.json`]);
+    const statuses = json.hooks.map((h: { id: string; status: string }) => [h.id, h.status]);
+    assertEquals(statuses, [
+      ["user:/hooks/PreToolUse/0/hooks/0", "disabled"],
+      ["project:/hooks/PreToolUse/0/hooks/0", "disabled"],
+      ["project:/hooks/Stop/0/hooks/0", "disabled"],
+      ["project:/hooks/SessionEnd/0/hooks/0", "dropped"],
+      ["project:/hooks/PostCompact/0/hooks/0", "disabled"],
+      ["project:/hooks/FileChanged/0/hooks/0", "unsupported"],
+    ]);
+  });
+});
+
+Deno.test("a cwd without .claude has no hooks and exits 0", async () => {
+  await inTemp({}, async (dirs) => {
+    const table = await list(dirs);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertStringIncludes(table.stdout, "\nNo hooks are configured.\n");
+    assertStringIncludes(table.stdout, "\n0 hooks (0 fire here), 0 problems\n");
+    assert(!table.stdout.includes("Problems:"));
+
+    const json = JSON.parse((await list(dirs, ["--json"])).stdout);
+    assertEquals(json.hooks, []);
+    assertEquals(json.diagnostics, []);
+    assertEquals(json.files.map((f: { status: string }) => f.status), [
+      "missing",
+      "missing",
+      "missing",
+    ]);
+  });
+});
+
+Deno.test("--cwd to a subdirectory of the launch directory inspects that directory", async () => {
+  await inTemp(FILES, async (dirs) => {
+    for (const flag of ["project", "./project/", `${dirs.project}`]) {
+      const result = await list(dirs, ["--cwd", flag, "--json"], dirs.root);
+      assertEquals([result.code, result.stderr], [0, ""], flag);
+      const json = JSON.parse(result.stdout);
+      assertEquals(json.cwd, dirs.project, flag);
+      assertEquals(json.hooks.length, 6, flag);
+    }
+    const table = await list(dirs, ["--cwd", "project"], dirs.root);
+    assertEquals(table.stdout.split("\n")[0], `Settings chain for ${dirs.project}`);
+    // Paths stay relative to the inspected directory, not to where it was launched.
+    assertStringIncludes(lineWith(table.stdout, "./end.sh"), ".claude/settings.json:");
+    assert(!table.stdout.includes("project/.claude"), table.stdout);
+  });
+});
+
+Deno.test("a --cwd that does not exist is exit 2 with a message naming it", async () => {
+  await inTemp(FILES, async (dirs) => {
+    const result = await list(dirs, ["--cwd", "nope"]);
+    assertEquals(result.code, 2);
+    assertEquals(result.stdout, "");
+    assertEquals(result.stderr, `Directory "${dirs.project}/nope" does not exist\n`);
+  });
+});
+
+Deno.test("a --cwd that is a file is exit 2 with a message naming it", async () => {
+  await inTemp({ ...FILES, "project/notes.txt": "hello" }, async (dirs) => {
+    const result = await list(dirs, ["--cwd", "notes.txt"]);
+    assertEquals([result.code, result.stdout], [2, ""]);
+    assertEquals(result.stderr, '"--cwd notes.txt" is not a directory\n');
+  });
+});
