@@ -70,9 +70,10 @@ export const hooksRunCommand: CliCommand = {
     if (!input.ok) return fail(io, input.error).exitCode;
 
     const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"));
-    const sessionId = typeof input.value["session_id"] === "string"
-      ? input.value["session_id"]
-      : crypto.randomUUID();
+    const sessionId =
+      typeof input.value["session_id"] === "string" && input.value["session_id"] !== ""
+        ? input.value["session_id"]
+        : crypto.randomUUID();
     const completed = completePayload(event.name, input.value, {
       sessionId,
       transcriptPath: transcriptPathFor(sessionId, io.env),

@@ -41,7 +41,9 @@ export interface Diagnostic {
 
 /** `file:line:column: message (at pointer)`, the one-line form every command prints. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.line === undefined ? d.file : `${d.file}:${d.line}${d.column ? `:${d.column}` : ""}`;
+  const where = d.line === undefined
+    ? d.file
+    : `${d.file}:${d.line}${d.column ? `:${d.column}` : ""}`;
   const at = d.pointer === "" ? "" : ` at ${d.pointer}`;
   return `${where}: ${d.severity}: ${d.message}${at} [${d.code}]`;
 }

@@ -4,44 +4,44 @@
  */
 import { z } from "zod";
 
-const timeoutSeconds = z.number({ error: "\"timeout\" must be a number of seconds" })
-  .positive({ error: "\"timeout\" must be a positive number of seconds" });
+const timeoutSeconds = z.number({ error: '"timeout" must be a number of seconds' })
+  .positive({ error: '"timeout" must be a positive number of seconds' });
 
 export const CommandHandlerConfig = z.looseObject({
   type: z.literal("command"),
-  command: z.string({ error: "\"command\" must be a string" })
-    .min(1, { error: "\"command\" must not be empty" }),
-  args: z.array(z.string(), { error: "\"args\" must be an array of strings" }).optional(),
+  command: z.string({ error: '"command" must be a string' })
+    .min(1, { error: '"command" must not be empty' }),
+  args: z.array(z.string(), { error: '"args" must be an array of strings' }).optional(),
   timeout: timeoutSeconds.optional(),
-  onFailure: z.literal("block", { error: "\"onFailure\" must be \"block\"" }).optional(),
+  onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
 });
 export type CommandHandlerConfig = z.infer<typeof CommandHandlerConfig>;
 
 export const HttpHandlerConfig = z.looseObject({
   type: z.literal("http"),
-  url: z.string({ error: "\"url\" must be a string" }).refine((value) => {
+  url: z.string({ error: '"url" must be a string' }).refine((value) => {
     try {
       const { protocol } = new URL(value);
       return protocol === "http:" || protocol === "https:";
     } catch {
       return false;
     }
-  }, { error: "\"url\" must be an http:// or https:// URL" }),
-  headers: z.record(z.string(), z.string(), { error: "\"headers\" must map names to strings" })
+  }, { error: '"url" must be an http:// or https:// URL' }),
+  headers: z.record(z.string(), z.string(), { error: '"headers" must map names to strings' })
     .optional(),
-  allowedEnvVars: z.array(z.string(), { error: "\"allowedEnvVars\" must be an array of strings" })
+  allowedEnvVars: z.array(z.string(), { error: '"allowedEnvVars" must be an array of strings' })
     .optional(),
   timeout: timeoutSeconds.optional(),
-  onFailure: z.literal("block", { error: "\"onFailure\" must be \"block\"" }).optional(),
+  onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
 });
 export type HttpHandlerConfig = z.infer<typeof HttpHandlerConfig>;
 
 const evaluatedFields = {
-  prompt: z.string({ error: "\"prompt\" must be a string" })
-    .min(1, { error: "\"prompt\" must not be empty" }),
+  prompt: z.string({ error: '"prompt" must be a string' })
+    .min(1, { error: '"prompt" must not be empty' }),
   model: z.string().optional(),
   timeout: timeoutSeconds.optional(),
-  onFailure: z.literal("block", { error: "\"onFailure\" must be \"block\"" }).optional(),
+  onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
 };
 
 export const PromptHandlerConfig = z.looseObject({ type: z.literal("prompt"), ...evaluatedFields });

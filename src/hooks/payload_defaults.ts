@@ -25,13 +25,20 @@ export function completePayload(
   newId: () => string = () => crypto.randomUUID(),
 ): CompletedPayload {
   for (const field of REQUIRED[event] ?? []) {
-    if (typeof partial[field] !== "string" || partial[field] === "") {
+    const value = partial[field];
+    if (value === undefined || value === "") {
       return { ok: false, error: `"${field}" is required for ${event}: give it in the input` };
+    }
+    if (typeof value !== "string") {
+      return { ok: false, error: `"${field}" must be a string for ${event}` };
     }
   }
   const base = buildPayload(event, session, defaultFields(event, partial, newId));
   const payload: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(partial)) payload[key] = value;
+  for (const [key, value] of Object.entries(partial)) {
+    // The event decides the name; a payload claiming another event would only confuse hooks.
+    if (key !== "hook_event_name") payload[key] = value;
+  }
   const field = HOOK_EVENTS[event].matcherField;
   if (field === null) return { ok: true, payload, matcherValue: null };
   const value = payload[field];

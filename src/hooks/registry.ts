@@ -68,7 +68,7 @@ export function buildRegistry(
     event: entry.event,
     status: entry.group,
     reason: entry.group === "dropped"
-      ? `"${entry.event}" is accepted but never fires in llama-agent`
+      ? `dropped: "${entry.event}" is accepted but never fires in llama-agent`
       : `"${entry.event}" is a newer Claude Code event, not supported here`,
     matcherSource: entry.matcherSource,
     handler: entry.handler,

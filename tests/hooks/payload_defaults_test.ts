@@ -242,3 +242,22 @@ Deno.test("a session without prompt_id or permission_mode leaves them out", () =
     "last_assistant_message",
   ]);
 });
+
+Deno.test("the event names itself: an input hook_event_name is not taken", () => {
+  const completed = completePayload("PreToolUse", { tool_name: "shell", hook_event_name: "Stop" }, {
+    sessionId: "s",
+    transcriptPath: "/t/raw.jsonl",
+    cwd: "/p",
+  });
+  if (!completed.ok) throw new Error(completed.error);
+  assertEquals(completed.payload["hook_event_name"], "PreToolUse");
+});
+
+Deno.test("a tool_name that is not a string says so", () => {
+  const completed = completePayload("PreToolUse", { tool_name: 5 }, {
+    sessionId: "s",
+    transcriptPath: "/t/raw.jsonl",
+    cwd: "/p",
+  });
+  assertEquals(completed, { ok: false, error: '"tool_name" must be a string for PreToolUse' });
+});

@@ -195,7 +195,7 @@ Deno.test("dropped and unsupported entries are listed as not registered with a r
   ]);
   assertEquals(registry.registrations, []);
   assertEquals(registry.notRegistered.map((n) => [n.event, n.status, n.reason]), [
-    ["SessionEnd", "dropped", '"SessionEnd" is accepted but never fires in llama-agent'],
+    ["SessionEnd", "dropped", 'dropped: "SessionEnd" is accepted but never fires in llama-agent'],
     ["CwdChanged", "unsupported", '"CwdChanged" is a newer Claude Code event, not supported here'],
   ]);
 });
