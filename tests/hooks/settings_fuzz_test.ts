@@ -4,7 +4,8 @@
  * `SETTINGS_FUZZ_SEED=<seed> deno test --allow-all tests/hooks/settings_fuzz_test.ts`.
  */
 import { parse } from "jsonc-parser";
-import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
+import { mulberry32 } from "../helpers/mulberry32.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import { FIRED_EVENTS } from "../../src/hooks/event_table.ts";
 import { buildRegistry, selectRegistrations } from "../../src/hooks/registry.ts";
 import {
@@ -27,18 +28,6 @@ const POINTER = /^(\/([^~/]|~[01])*)*$/;
 type Json = null | boolean | number | string | Json[] | JsonObject;
 interface JsonObject {
   [key: string]: Json;
-}
-
-/** mulberry32: tiny, fast, and the same sequence on every machine for one seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Random {
@@ -292,7 +281,6 @@ Deno.test(`${CASES} seeded mutations of real settings files never throw and alwa
   const r = new Random(mulberry32(seed));
   const texts = await fixtures();
   const values = new Map([...texts].map(([name, text]) => [name, toJson(parse(text))]));
-  const started = performance.now();
   for (let i = 0; i < CASES; i++) {
     const name = r.pick(FIXTURE_NAMES);
     const steps: string[] = [name];
@@ -324,5 +312,4 @@ Deno.test(`${CASES} seeded mutations of real settings files never throw and alwa
       );
     }
   }
-  assertLess(performance.now() - started, 5000, "fuzz run ms");
 });

@@ -3,23 +3,12 @@
  * reader) through the real loader must never make the lint throw.
  */
 import { assert } from "../helpers/assert.ts";
+import { mulberry32 } from "../helpers/mulberry32.ts";
 import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
 import { lintSettings, type StatFile } from "../../src/hooks/settings_lint.ts";
 
-/** mulberry32: the same sequence on every machine for one seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("lint never throws, whatever the loader accepted", async () => {
-  const next = random(0x1157);
+  const next = mulberry32(0x1157);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const values: unknown[] = [
     null,
