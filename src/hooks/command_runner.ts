@@ -4,7 +4,7 @@
  * group is gone (or SIGKILLed) before the promise settles: no orphan outlives a hook.
  */
 import { errorMessage } from "../error.ts";
-import type { CapturedStream } from "./handler_result.ts";
+import type { CapturedStream, HandlerResult } from "./handler_result.ts";
 
 /** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
 export type CommandLine =
@@ -30,15 +30,8 @@ export interface CommandRunOptions {
 }
 
 export type CommandRunResult =
-  /** The process exited by itself (or died of a signal we did not send). */
-  | {
-    readonly kind: "exited";
-    readonly exitCode: number;
-    readonly signal: string | null;
-    readonly stdout: CapturedStream;
-    readonly stderr: CapturedStream;
-    readonly durationMs: number;
-  }
+  /** The process exited by itself (or died of a signal we did not send): a hook's own result. */
+  | Extract<HandlerResult, { readonly kind: "exited" }>
   /** We stopped it: its timeout passed, or the caller aborted. */
   | {
     readonly kind: "timed_out" | "cancelled";
