@@ -3,7 +3,7 @@
  * load but would not do what their author expects. Exit 1 when there is an error.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { startCommand } from "./start_command.ts";
+import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { loadSettingsChain } from "../hooks/settings_chain.ts";
@@ -22,12 +22,7 @@ const spec: CommandSpec = {
     'with no effect here, "disableAllHooks", and $CLAUDE_PROJECT_DIR scripts that are\n' +
     "missing or not executable. Exits 1 when there is at least one error, else 0.",
   flags: [
-    {
-      name: "cwd",
-      type: "string",
-      valueName: "DIR",
-      description: "Directory to inspect (default: .)",
-    },
+    CWD_FLAG,
     {
       name: "format",
       type: "string",

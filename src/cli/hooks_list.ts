@@ -3,7 +3,7 @@
  * from and whether it fires, then the problems found in the files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { startCommand } from "./start_command.ts";
+import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { describeGroup, HOOK_EVENTS, type HookEventName } from "../hooks/event_table.ts";
@@ -17,12 +17,7 @@ const spec: CommandSpec = {
   description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
     "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would.",
   flags: [
-    {
-      name: "cwd",
-      type: "string",
-      valueName: "DIR",
-      description: "Directory to inspect (default: .)",
-    },
+    CWD_FLAG,
     { name: "json", type: "boolean", description: "Print one JSON object instead of a table" },
   ],
   positionals: [],

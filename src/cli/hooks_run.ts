@@ -3,7 +3,7 @@
  * a session would, and show what every hook did and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { fail, startCommand } from "./start_command.ts";
+import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import {
@@ -31,12 +31,7 @@ const spec: CommandSpec = {
     "event's own fields (tool_name, tool_input, prompt, source, ...) and may override any field.\n" +
     `EVENT is one of: ${FIRED_EVENTS.join(", ")}.`,
   flags: [
-    {
-      name: "cwd",
-      type: "string",
-      valueName: "DIR",
-      description: "Session directory (default: .)",
-    },
+    CWD_FLAG,
     {
       name: "input",
       type: "string",

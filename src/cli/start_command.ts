@@ -2,9 +2,17 @@
  * The steps every `hooks` command starts with: parse its flags, answer `--help`, and resolve
  * `--cwd`. A command gets either a ready invocation or the exit code to return at once.
  */
-import { type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { type CliIo, type CommandSpec, EXIT, type FlagSpec } from "./command_spec.ts";
 import { parseCommandLine, type ParsedCommandLine, renderHelp } from "./parse_command_line.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
+
+/** The `--cwd DIR` flag every command started here takes, and resolves. */
+export const CWD_FLAG: FlagSpec = {
+  name: "cwd",
+  type: "string",
+  valueName: "DIR",
+  description: "The session directory whose settings chain is read (default: .)",
+};
 
 export interface Invocation extends ParsedCommandLine {
   /** `--cwd`, resolved to an existing, readable, absolute real path. */
