@@ -10,6 +10,9 @@ export type AgentErrorCode =
   | "HOOK_TIMEOUT"
   | "HOOK_SPAWN"
   | "SETTINGS_INVALID"
+  | "MODEL_UNAVAILABLE"
+  | "MODEL_LOAD"
+  | "MODEL_SCRIPT_EXHAUSTED"
   | "INTERNAL";
 
 export class AgentError extends Error {

@@ -1,0 +1,49 @@
+/**
+ * One line of a session's `raw.jsonl` (hooks.md §9): the session's start, every prompt, every
+ * `session/update` sent, every tool call with its input and the result the model saw, and every
+ * prompt response. `session/load` replays and rebuilds the conversation from these records alone.
+ */
+import { z } from "zod";
+import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+
+const isObjectWith = (key: string) => (value: unknown) =>
+  typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[key] === "string";
+
+/** Written by this program and read back by it: a shape check, not a second copy of the ACP schema. */
+const SessionUpdateField = z.custom<SessionUpdate>(isObjectWith("sessionUpdate"));
+const ContentBlockField = z.custom<ContentBlock>(isObjectWith("type"));
+const StopReasonField = z.custom<StopReason>((value) => typeof value === "string");
+
+export const TranscriptRecord = z.discriminatedUnion("type", [
+  z.looseObject({
+    type: z.literal("session"),
+    sessionId: z.string(),
+    cwd: z.string(),
+    additionalDirectories: z.array(z.string()),
+    createdAt: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal("prompt"),
+    prompt: z.array(ContentBlockField),
+    /** The prompt as the model received it. */
+    text: z.string(),
+  }),
+  z.looseObject({ type: z.literal("update"), update: SessionUpdateField }),
+  z.looseObject({
+    type: z.literal("tool_call"),
+    toolCallId: z.string(),
+    /** The name the model emitted. */
+    name: z.string(),
+    input: z.unknown(),
+    status: z.enum(["completed", "failed"]),
+    /** What the model was shown as the result. */
+    result: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal("response"),
+    stopReason: StopReasonField,
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
+export type SessionRecord = Extract<TranscriptRecord, { type: "session" }>;
