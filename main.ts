@@ -8,12 +8,28 @@ import type { CliIo } from "./src/cli/command_spec.ts";
 
 const encoder = new TextEncoder();
 
+// Stdout is the protocol channel of `acp`: anything a library prints with console.log or
+// console.info (node-llama-cpp has such a path) must land on stderr instead.
+console.log = console.error;
+console.info = console.error;
+console.debug = console.error;
+
 const io: CliIo = {
   stdout: (text) => writeAll(Deno.stdout, text),
   stderr: (text) => writeAll(Deno.stderr, text),
   stdoutIsTty: Deno.stdout.isTerminal(),
+  stderrIsTty: Deno.stderr.isTerminal(),
   env: (name) => Deno.env.get(name),
   cwd: Deno.cwd(),
+  stdinStream: () => Deno.stdin.readable,
+  stdoutStream: () => Deno.stdout.writable,
+  onTermination(handler) {
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+    for (const signal of signals) Deno.addSignalListener(signal, handler);
+    return () => {
+      for (const signal of signals) Deno.removeSignalListener(signal, handler);
+    };
+  },
 };
 
 function writeAll(stream: typeof Deno.stdout, text: string): void {

@@ -37,8 +37,14 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Whether stdout is a terminal (colors and progress only then). */
   readonly stdoutIsTty: boolean;
+  readonly stderrIsTty: boolean;
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
+  /** The raw byte streams, for the protocol server (`acp`); taken once. */
+  readonly stdinStream: () => ReadableStream<Uint8Array>;
+  readonly stdoutStream: () => WritableStream<Uint8Array>;
+  /** Calls `handler` on SIGINT or SIGTERM; returns a function that stops listening. */
+  readonly onTermination: (handler: () => void) => () => void;
 }
 
 export interface CliCommand {

@@ -24,6 +24,11 @@ export const COMMAND_TREE: GroupNode = {
     "llama-agent reads the .claude/settings.json chain of a directory and runs its hooks with\n" +
     'Claude Code\'s contract. Start with "llama-agent hooks list" in a project.',
   children: {
+    acp: {
+      kind: "leaf",
+      summary: "run the ACP agent on stdio (for editors such as Zed)",
+      load: async () => (await import("./acp.ts")).acpCommand,
+    },
     hooks: {
       kind: "group",
       summary: "inspect, check and fire the hooks of a directory's settings chain",

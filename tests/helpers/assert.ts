@@ -92,3 +92,16 @@ export async function assertRejects(
   }
   throw new AssertionError(message ?? "Expected the promise to reject");
 }
+
+/** Like `assertRejects`, and the rejection must be an instance of `errorClass`. */
+export async function assertRejectsWith<E extends Error>(
+  fn: () => Promise<unknown>,
+  // deno-lint-ignore no-explicit-any
+  errorClass: new (...args: any[]) => E,
+): Promise<E> {
+  const error = await assertRejects(fn);
+  if (!(error instanceof errorClass)) {
+    throw new AssertionError(`Expected a ${errorClass.name}, got ${error}`);
+  }
+  return error;
+}

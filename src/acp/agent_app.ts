@@ -1,0 +1,123 @@
+/**
+ * The ACP agent: one handler per method, each short — parse, call a named step, map the result.
+ * Errors leave through `answering`, so every failure is a JSON-RPC error of the right kind.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import type { ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
+import { FIRED_EVENTS } from "../hooks/event_table.ts";
+import { listSessions } from "../agent/session_catalog.ts";
+import type { AgentConfig } from "./agent_config.ts";
+import type { AgentSession } from "./agent_session.ts";
+import { runPromptTurn } from "./prompt_turn.ts";
+import { answering } from "./rpc_error.ts";
+import {
+  applyConfigOption,
+  applyMode,
+  sessionConfigOptions,
+  sessionModes,
+} from "./session_config.ts";
+import { SessionStore } from "./session_store.ts";
+import { runToolCall } from "./tool_call_step.ts";
+import { toolSetFor } from "./tool_set.ts";
+
+export const PROTOCOL_VERSION = 1;
+
+export interface AgentHandle {
+  readonly app: acp.AgentApp;
+  /** Cancels every turn and frees every session (the connection is closing). */
+  shutdown(): Promise<void>;
+}
+
+export function createAgentApp(config: AgentConfig): AgentHandle {
+  const store = new SessionStore(config);
+  let clientCapabilities: ClientCapabilities = {};
+
+  const app = acp.agent({ name: "llama-agent" })
+    .onRequest("initialize", ({ params }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      config.models.warmUp();
+      return initializeResponse(config);
+    })
+    .onRequest("session/new", ({ params, client }) =>
+      answering(async () => {
+        warnAboutMcpServers(config, params.mcpServers.length);
+        const session = await store.create(params, client);
+        // After the response: a client must know the session id before updates name it.
+        setTimeout(() => session.notify({ sessionUpdate: "available_commands_update", availableCommands: [] }), 0);
+        return { sessionId: session.id, modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
+      }))
+    .onRequest("session/load", ({ params, client }) =>
+      answering(async () => {
+        warnAboutMcpServers(config, params.mcpServers.length);
+        const { session, replay } = await store.restore(params.sessionId, params, client);
+        for (const update of replay) session.notify(update);
+        return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
+      }))
+    .onRequest("session/resume", ({ params, client }) =>
+      answering(async () => {
+        warnAboutMcpServers(config, params.mcpServers?.length ?? 0);
+        const { session } = await store.restore(params.sessionId, params, client);
+        return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
+      }))
+    .onRequest("session/list", ({ params }) =>
+      answering(async () => ({ sessions: await listSessions(config.env, { cwd: params.cwd }) })))
+    .onRequest("session/close", ({ params }) =>
+      answering(async () => {
+        await store.close(params.sessionId);
+        return {};
+      }))
+    .onRequest("session/set_mode", ({ params }) =>
+      answering(() => {
+        const session = store.get(params.sessionId);
+        if (applyMode(session, params.modeId)) announceModeChange(session);
+        return Promise.resolve({});
+      }))
+    .onRequest("session/set_config_option", ({ params }) =>
+      answering(() => {
+        const session = store.get(params.sessionId);
+        if (applyConfigOption(session, params)) {
+          session.notify({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+        }
+        return Promise.resolve({ configOptions: sessionConfigOptions(session) });
+      }))
+    .onRequest("session/prompt", ({ params, client }) =>
+      answering(async () => {
+        const session = store.get(params.sessionId);
+        const model = await session.modelSession(config.models);
+        const tools = await toolSetFor(session, config, clientCapabilities, client);
+        return await runPromptTurn(session, params.prompt, {
+          model,
+          tools: tools.definitions,
+          maxToolRounds: config.maxToolRounds,
+          runToolCall: (call, signal) => runToolCall(session, call, signal, { ...tools, rules: config.rules }),
+        });
+      }))
+    .onNotification("session/cancel", ({ params }) => {
+      store.find(params.sessionId)?.cancel();
+    });
+
+  return { app, shutdown: () => store.closeAll() };
+}
+
+function initializeResponse(config: AgentConfig): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
+      _meta: { "llama-agent/hooks": { events: [...FIRED_EVENTS] } },
+    },
+    agentInfo: { name: "llama-agent", title: "llama-agent", version: config.version },
+    authMethods: [],
+  };
+}
+
+function announceModeChange(session: AgentSession): void {
+  session.notify({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+  session.notify({ sessionUpdate: "config_option_update", configOptions: sessionConfigOptions(session) });
+}
+
+function warnAboutMcpServers(config: AgentConfig, count: number): void {
+  if (count > 0) config.log(`Ignoring ${count} MCP server(s): MCP tools are not supported yet`);
+}

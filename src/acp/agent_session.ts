@@ -1,0 +1,117 @@
+/**
+ * One ACP session: where it works, its permission mode, the conversation, its transcript, and
+ * the turn in flight. Everything a turn sends to the client goes through `send`, which also
+ * records it, so the transcript holds exactly what the client saw.
+ */
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ConversationItem, ModelSession } from "../model/model.ts";
+import type { TranscriptRecord } from "../agent/transcript_record.ts";
+import type { TranscriptWriter } from "../agent/transcript_writer.ts";
+import type { PermissionModeId } from "../agent/permission_policy.ts";
+import type { ModelProvider } from "./model_provider.ts";
+import { invalidParams } from "./rpc_error.ts";
+
+export interface AgentSessionInit {
+  readonly id: string;
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+  readonly mode: PermissionModeId;
+  readonly conversation: ConversationItem[];
+  readonly transcript: TranscriptWriter;
+  readonly client: AgentContext;
+  readonly log: (line: string) => void;
+  /** Tool calls the transcript already holds, so ids stay unique across a load. */
+  readonly toolCallsSoFar?: number;
+}
+
+export class AgentSession {
+  readonly id: string;
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+  mode: PermissionModeId;
+  /** The "stop hooks continue the turn" config option. */
+  stopHooksContinue = false;
+  readonly conversation: ConversationItem[];
+  /** Tool names the user answered "always" for, for the rest of the session. */
+  readonly alwaysAllowed = new Set<string>();
+  readonly alwaysRejected = new Set<string>();
+  readonly transcript: TranscriptWriter;
+  readonly client: AgentContext;
+  readonly log: (line: string) => void;
+  #modelSession: Promise<ModelSession> | undefined;
+  #turn: AbortController | undefined;
+  #toolCallCount = 0;
+
+  constructor(init: AgentSessionInit) {
+    this.id = init.id;
+    this.cwd = init.cwd;
+    this.additionalDirectories = init.additionalDirectories;
+    this.mode = init.mode;
+    this.conversation = init.conversation;
+    this.transcript = init.transcript;
+    this.client = init.client;
+    this.log = init.log;
+    this.#toolCallCount = init.toolCallsSoFar ?? 0;
+  }
+
+  /** The session's own context in the model, opened on first use. */
+  modelSession(models: ModelProvider): Promise<ModelSession> {
+    if (!this.#modelSession) {
+      const opening = models.get().then((model) => model.openSession());
+      // A failed open is retried by the next prompt (the model may have been fixed meanwhile).
+      opening.catch(() => (this.#modelSession = undefined));
+      this.#modelSession = opening;
+    }
+    return this.#modelSession;
+  }
+
+  /** Sends a conversation update to the client and records it in the transcript. */
+  send(update: SessionUpdate): void {
+    this.record({ type: "update", update });
+    this.notify(update);
+  }
+
+  /** Sends an update that is not part of the conversation (modes, commands): not replayed. */
+  notify(update: SessionUpdate): void {
+    this.client.notify("session/update", { sessionId: this.id, update }).catch((error) =>
+      this.log(`Cannot send a session update: ${error}`)
+    );
+  }
+
+  record(record: TranscriptRecord): void {
+    this.transcript.append(record);
+  }
+
+  nextToolCallId(): string {
+    this.#toolCallCount++;
+    return `call_${this.#toolCallCount}`;
+  }
+
+  get turnRunning(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /** Starts a turn; a client that sends a second prompt before the first answered gets -32602. */
+  beginTurn(): AbortSignal {
+    if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
+    this.#turn = new AbortController();
+    return this.#turn.signal;
+  }
+
+  endTurn(): void {
+    this.#turn = undefined;
+  }
+
+  /** Aborts the turn in flight: generation, tools and pending permission requests. */
+  cancel(): void {
+    this.#turn?.abort();
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.transcript.flush();
+    const opened = this.#modelSession;
+    this.#modelSession = undefined;
+    if (opened) await opened.then((s) => s.dispose(), () => {});
+  }
+}

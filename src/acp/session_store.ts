@@ -1,0 +1,123 @@
+/**
+ * The live sessions of one connection, and the steps that create them: a new session (validated
+ * cwd, fresh transcript) or a persisted one brought back from its transcript (load and resume).
+ */
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
+import { conversationFromTranscript, readTranscript, replayUpdates } from "../agent/transcript_reader.ts";
+import { transcriptPathFor } from "../agent/transcript_path.ts";
+import { TranscriptWriter } from "../agent/transcript_writer.ts";
+import type { AgentConfig } from "./agent_config.ts";
+import { AgentSession } from "./agent_session.ts";
+import { invalidParams, sessionNotFound } from "./rpc_error.ts";
+
+export interface SessionPlace {
+  readonly cwd: string;
+  readonly additionalDirectories?: readonly string[] | null;
+}
+
+export class SessionStore {
+  readonly #sessions = new Map<string, AgentSession>();
+
+  constructor(private readonly config: AgentConfig) {}
+
+  async create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
+    const { cwd, additionalDirectories } = await this.#checkPlace(place);
+    const id = crypto.randomUUID();
+    const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
+    transcript.append({ type: "session", sessionId: id, cwd, additionalDirectories, createdAt: new Date().toISOString() });
+    const session = new AgentSession({
+      id,
+      cwd,
+      additionalDirectories,
+      mode: this.config.defaultMode,
+      conversation: [],
+      transcript,
+      client,
+      log: this.config.log,
+    });
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  /**
+   * Brings a persisted session back (or takes the live one) and returns the updates a load
+   * replays. The transcript is the truth: what it does not hold did not happen.
+   */
+  async restore(
+    sessionId: string,
+    place: SessionPlace,
+    client: AgentContext,
+  ): Promise<{ readonly session: AgentSession; readonly replay: readonly SessionUpdate[] }> {
+    const path = this.#transcriptPath(sessionId);
+    const live = this.#sessions.get(sessionId);
+    if (live) await live.transcript.flush();
+    const read = await readTranscript(path);
+    if (!read.ok) {
+      if (read.reason === "missing") throw sessionNotFound(sessionId);
+      throw invalidParams(read.message);
+    }
+    const replay = replayUpdates(read.transcript.records);
+    if (live) return { session: live, replay };
+    const { cwd, additionalDirectories } = await this.#checkPlace(place);
+    const session = new AgentSession({
+      id: sessionId,
+      cwd,
+      additionalDirectories,
+      mode: this.config.defaultMode,
+      conversation: conversationFromTranscript(read.transcript.records),
+      transcript: await TranscriptWriter.open(path, this.config.log),
+      client,
+      log: this.config.log,
+      toolCallsSoFar: read.transcript.records.filter((r) => r.type === "tool_call").length,
+    });
+    this.#sessions.set(sessionId, session);
+    return { session, replay };
+  }
+
+  get(sessionId: string): AgentSession {
+    const session = this.#sessions.get(sessionId);
+    if (!session) throw sessionNotFound(sessionId);
+    return session;
+  }
+
+  find(sessionId: string): AgentSession | undefined {
+    return this.#sessions.get(sessionId);
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const session = this.get(sessionId);
+    this.#sessions.delete(sessionId);
+    await session.close();
+  }
+
+  async closeAll(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+
+  #transcriptPath(sessionId: string): string {
+    // Ids come from the client on load: anything that could leave the sessions directory is no id of ours.
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) throw sessionNotFound(sessionId);
+    return transcriptPathFor(sessionId, this.config.env);
+  }
+
+  /** The cwd must be absolute, exist, and lie inside the allowed roots (acp.md `session/new`). */
+  async #checkPlace(place: SessionPlace): Promise<{ cwd: string; additionalDirectories: string[] }> {
+    if (!isAbsolute(place.cwd)) throw invalidParams(`"cwd" must be an absolute path, got "${place.cwd}"`);
+    const additionalDirectories = [...(place.additionalDirectories ?? [])];
+    for (const dir of additionalDirectories) {
+      if (!isAbsolute(dir)) throw invalidParams(`"additionalDirectories" must hold absolute paths, got "${dir}"`);
+    }
+    const roots = await allowedRoots({ launchCwd: this.config.launchCwd, home: this.config.home });
+    for (const dir of [place.cwd, ...additionalDirectories]) {
+      const confined = await confinePath(dir, { cwd: this.config.launchCwd, roots });
+      if (!confined.ok) throw invalidParams(`Cannot use "${dir}" as a session directory: ${confined.reason}`);
+      const info = await Deno.stat(confined.path).catch(() => undefined);
+      if (!info?.isDirectory) throw invalidParams(`Cannot use "${dir}" as a session directory: it is not a directory`);
+    }
+    return { cwd: place.cwd, additionalDirectories };
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * `llama-agent acp`: the Agent Client Protocol agent on stdio. Stdout carries protocol messages
+ * only; progress and logs go to stderr. It runs until the client closes stdin.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { resolve } from "node:path";
+import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { fail } from "./start_command.ts";
+import { createProgressReporter } from "./progress_reporter.ts";
+import { createAgentApp } from "../acp/agent_app.ts";
+import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
+import { createModelProvider } from "../acp/model_provider.ts";
+import { DEFAULT_PERMISSION_MODE, isPermissionModeId, PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
+import { loadPermissionRules, type PermissionRule } from "../agent/permission_rules.ts";
+import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
+import { modelCacheDir, type ModelSource, openModel, parseModelSource } from "../model/model_source.ts";
+import { errorMessage } from "../error.ts";
+import { VERSION } from "../version.ts";
+
+const spec: CommandSpec = {
+  path: ["acp"],
+  summary: "run the ACP agent on stdio (for editors such as Zed)",
+  description: "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
+    "Without --model, a small instruct model is fetched once into the user's cache:\n" +
+    `  ${DEFAULT_MODEL_URI}\n` +
+    "Offline, pass --model PATH to a local GGUF file.",
+  flags: [
+    {
+      name: "model",
+      type: "string",
+      valueName: "PATH|hf:REPO[:FILE]|scripted:FILE",
+      description: "The model: a GGUF file, a Hugging Face URI, or a scripted model (JSON turns)",
+    },
+    { name: "ctx-size", type: "string", valueName: "N", description: "Context size in tokens (default: the model's, capped to fit memory)" },
+    { name: "threads", type: "string", valueName: "N", description: "CPU threads for inference (default: the core count)" },
+    { name: "gpu", type: "string", valueName: "MODE", choices: ["auto", "off"], description: "Use a GPU when one is usable (default: auto)" },
+    {
+      name: "permission-policy",
+      type: "string",
+      valueName: "MODE",
+      choices: PERMISSION_MODE_IDS,
+      description: `Which tool calls run without asking (default: ${DEFAULT_PERMISSION_MODE}; rule-based with --rules)`,
+    },
+    { name: "rules", type: "string", valueName: "FILE", description: "Permission rules (JSON) for the rule-based policy" },
+    {
+      name: "max-tool-rounds",
+      type: "string",
+      valueName: "N",
+      description: `Tool rounds per prompt before the turn ends with max_turn_requests (default: ${DEFAULT_MAX_TOOL_ROUNDS})`,
+    },
+  ],
+  positionals: [],
+  examples: [
+    "llama-agent acp --model ./models/qwen2.5-1.5b-instruct-q4_k_m.gguf",
+    "llama-agent acp --permission-policy rule-based --rules .llama-agent-rules.json",
+  ],
+};
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommandLine(spec, args);
+  if (!parsed.ok) return fail(io, parsed.error).exitCode;
+  if (parsed.value.help) {
+    io.stdout(renderHelp(spec));
+    return EXIT.ok;
+  }
+  const flags = parsed.value.flags;
+  const text = (name: string) => (typeof flags[name] === "string" ? flags[name] : undefined);
+  const numbers: Record<string, number | undefined> = {};
+  for (const name of ["ctx-size", "threads", "max-tool-rounds"]) {
+    const value = text(name);
+    if (value === undefined) continue;
+    if (!/^[1-9][0-9]*$/.test(value)) return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
+    numbers[name] = Number(value);
+  }
+
+  const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
+  let rules: readonly PermissionRule[] = [];
+  const rulesFlag = text("rules");
+  if (rulesFlag !== undefined) {
+    const loaded = await loadPermissionRules(resolve(io.cwd, rulesFlag));
+    if (!loaded.ok) return fail(io, loaded.errors.join("\n")).exitCode;
+    rules = loaded.rules;
+  }
+  const policy = text("permission-policy") ?? (rulesFlag !== undefined ? "rule-based" : DEFAULT_PERMISSION_MODE);
+  if (!isPermissionModeId(policy)) return fail(io, `Unknown permission policy "${policy}"`).exitCode;
+  if (policy === "rule-based" && rulesFlag === undefined) {
+    log("--permission-policy rule-based without --rules: every tool call will ask");
+  }
+
+  const progress = createProgressReporter(io);
+  let source: ModelSource;
+  try {
+    source = parseModelSource(text("model") ?? DEFAULT_MODEL_URI, io.cwd);
+  } catch (error) {
+    return fail(io, errorMessage(error)).exitCode;
+  }
+  const models = createModelProvider(() =>
+    openModel(source, {
+      contextSize: numbers["ctx-size"],
+      threads: numbers["threads"],
+      gpu: text("gpu") === "off" ? "off" : "auto",
+      cacheDir: modelCacheDir(io.env),
+      onProgress: (stage, fraction) => progress(stage === "download" ? "Downloading model" : "Loading model", fraction),
+      log,
+    }).catch((error) => {
+      log(errorMessage(error));
+      throw error;
+    })
+  );
+  models.warmUp();
+
+  const config: AgentConfig = {
+    models,
+    launchCwd: io.cwd,
+    home: io.env("HOME"),
+    env: io.env,
+    defaultMode: policy,
+    rules,
+    maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    version: VERSION,
+    log,
+  };
+  const agent = createAgentApp(config);
+  const connection = agent.app.connect(acp.ndJsonStream(io.stdoutStream(), io.stdinStream()));
+  const stopListening = io.onTermination(() => connection.close());
+  await connection.closed;
+  stopListening();
+  await agent.shutdown();
+  await models.dispose();
+  return EXIT.ok;
+}
+
+export const acpCommand: CliCommand = { spec, run };

@@ -1,0 +1,87 @@
+/**
+ * The one door to a language model. The turn loop (src/acp/) talks only to these types; the
+ * llama backend (node-llama-cpp) and the scripted backend (a JSON file of turns) implement them.
+ *
+ * The host runs the tools: `generate` stops when the model has made its tool calls, the host
+ * appends each call with its result to the conversation, and calls `generate` again.
+ */
+
+/** A tool the model may call, with the JSON schema of its input. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** A JSON schema of type "object". */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** One piece of an assistant message, in the order the model produced it. */
+export type AssistantSegment =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "thought"; readonly text: string }
+  | {
+    readonly type: "tool_call";
+    /** The name exactly as the model emitted it (an alias stays an alias). */
+    readonly name: string;
+    readonly input: unknown;
+    /** What the model is shown as the call's result. */
+    readonly result: string;
+  };
+
+export type ConversationItem =
+  | { readonly role: "system"; readonly text: string }
+  | { readonly role: "user"; readonly text: string }
+  | { readonly role: "assistant"; readonly segments: readonly AssistantSegment[] };
+
+export interface GenerateRequest {
+  /**
+   * The whole conversation so far. When the last item is an assistant message (tool calls with
+   * their results), the model continues that message.
+   */
+  readonly conversation: readonly ConversationItem[];
+  readonly tools: readonly ToolDefinition[];
+  readonly signal: AbortSignal;
+  /** Cap on generated tokens for this call; the backend's default when absent. */
+  readonly maxTokens?: number;
+  onTextChunk(text: string): void;
+  onThoughtChunk(text: string): void;
+}
+
+export interface RequestedToolCall {
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/**
+ * Why generation stopped: the model finished (`end`), asked for tools (`tool_calls`), hit the
+ * token cap or the context size, or the signal aborted it.
+ */
+export type GenerateStop = "end" | "tool_calls" | "max_tokens" | "context_full" | "cancelled";
+
+export interface TokenCounts {
+  /** Tokens in the context when generation started (the prompt as the model saw it). */
+  readonly prompt: number;
+  /** Tokens actually evaluated for the prompt (the rest came from the cached prefix). */
+  readonly evaluated: number;
+  readonly generated: number;
+}
+
+export interface GenerateResult {
+  readonly text: string;
+  readonly thought: string;
+  readonly toolCalls: readonly RequestedToolCall[];
+  readonly stop: GenerateStop;
+  readonly tokens: TokenCounts;
+}
+
+/** One conversation's state in the model (a context sequence for llama). */
+export interface ModelSession {
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  dispose(): Promise<void>;
+}
+
+export interface Model {
+  /** What to show the user: a file name or a scripted file. */
+  readonly displayName: string;
+  openSession(): Promise<ModelSession>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,127 @@
+/**
+ * The agent wired to an SDK client in memory (no process): a temporary launch directory and
+ * HOME, a scripted model, and a client whose answers each test chooses. Most protocol
+ * behaviour is specified here; tests/e2e runs the same over real stdio.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import type {
+  ClientCapabilities,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+} from "@agentclientprotocol/sdk";
+import { createAgentApp } from "../../src/acp/agent_app.ts";
+import type { AgentConfig } from "../../src/acp/agent_config.ts";
+import { createModelProvider } from "../../src/acp/model_provider.ts";
+import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
+import type { PermissionRule } from "../../src/agent/permission_rules.ts";
+import type { Model } from "../../src/model/model.ts";
+import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.ts";
+
+export interface InMemoryOptions {
+  readonly script?: ModelScript;
+  readonly model?: () => Promise<Model>;
+  readonly files?: Readonly<Record<string, string>>;
+  readonly mode?: PermissionModeId;
+  readonly rules?: readonly PermissionRule[];
+  readonly maxToolRounds?: number;
+  readonly clientCapabilities?: ClientCapabilities;
+  readonly onPermission?: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+  readonly clientHandlers?: (client: acp.ClientApp) => void;
+}
+
+export interface InMemoryAgent {
+  readonly agent: acp.ClientContext;
+  /** The project directory (also the launch directory), real path. */
+  readonly cwd: string;
+  readonly home: string;
+  readonly env: (name: string) => string | undefined;
+  readonly updates: SessionNotification[];
+  readonly permissionRequests: RequestPermissionRequest[];
+  readonly logs: string[];
+  /** initialize + session/new in `cwd`; returns the session id. */
+  newSession(): Promise<string>;
+  /** Updates of one session, as their `sessionUpdate` kinds. */
+  kinds(sessionId: string): string[];
+  text(sessionId: string): string;
+}
+
+export async function withInMemoryAgent(
+  options: InMemoryOptions,
+  fn: (agent: InMemoryAgent) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "acp_mem_" }));
+  const cwd = `${root}/project`;
+  const home = `${root}/home`;
+  await Deno.mkdir(cwd);
+  await Deno.mkdir(home);
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    const full = `${cwd}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, content);
+  }
+  const envTable: Record<string, string> = { HOME: home };
+  const env = (name: string) => envTable[name];
+  const logs: string[] = [];
+  const models = createModelProvider(
+    options.model ?? (() => Promise.resolve(scriptedModel(options.script ?? { turns: [] }))),
+  );
+  const config: AgentConfig = {
+    models,
+    launchCwd: cwd,
+    home,
+    env,
+    defaultMode: options.mode ?? "auto-approve-reads",
+    rules: options.rules ?? [],
+    maxToolRounds: options.maxToolRounds ?? 32,
+    version: "0.0.0-test",
+    log: (line) => logs.push(line),
+  };
+  const handle = createAgentApp(config);
+  const updates: SessionNotification[] = [];
+  const permissionRequests: RequestPermissionRequest[] = [];
+  const clientApp = acp.client({ name: "test-client" })
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params);
+    })
+    .onRequest("session/request_permission", async ({ params }) => {
+      permissionRequests.push(params);
+      if (options.onPermission) return await options.onPermission(params);
+      return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    });
+  options.clientHandlers?.(clientApp);
+  const connection = clientApp.connect(handle.app);
+  const agent = connection.agent;
+  try {
+    await fn({
+      agent,
+      cwd,
+      home,
+      env,
+      updates,
+      permissionRequests,
+      logs,
+      async newSession() {
+        await agent.request("initialize", {
+          protocolVersion: 1,
+          clientCapabilities: options.clientCapabilities ?? {},
+        });
+        const created = await agent.request("session/new", { cwd, mcpServers: [] });
+        return created.sessionId;
+      },
+      kinds: (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update.sessionUpdate),
+      text: (id) =>
+        updates.filter((u) => u.sessionId === id).map((u) =>
+          u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text"
+            ? u.update.content.text
+            : ""
+        ).join(""),
+    });
+  } finally {
+    await handle.shutdown();
+    connection.close();
+    await connection.closed.catch(() => {});
+    await models.dispose();
+    await Deno.remove(root, { recursive: true });
+  }
+}
