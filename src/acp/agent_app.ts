@@ -10,6 +10,7 @@ import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
+import { untilAborted } from "./until_aborted.ts";
 import {
   applyConfigOption,
   applyMode,
@@ -43,8 +44,16 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         warnAboutMcpServers(config, params.mcpServers.length);
         const session = await store.create(params, client);
         // After the response: a client must know the session id before updates name it.
-        setTimeout(() => session.notify({ sessionUpdate: "available_commands_update", availableCommands: [] }), 0);
-        return { sessionId: session.id, modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
+        setTimeout(
+          () =>
+            session.notify({ sessionUpdate: "available_commands_update", availableCommands: [] }),
+          0,
+        );
+        return {
+          sessionId: session.id,
+          modes: sessionModes(session),
+          configOptions: sessionConfigOptions(session),
+        };
       }))
     .onRequest("session/load", ({ params, client }) =>
       answering(async () => {
@@ -59,8 +68,11 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         const { session } = await store.restore(params.sessionId, params, client);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
-    .onRequest("session/list", ({ params }) =>
-      answering(async () => ({ sessions: await listSessions(config.env, { cwd: params.cwd }) })))
+    .onRequest(
+      "session/list",
+      ({ params }) =>
+        answering(async () => ({ sessions: await listSessions(config.env, { cwd: params.cwd }) })),
+    )
     .onRequest("session/close", ({ params }) =>
       answering(async () => {
         await store.close(params.sessionId);
@@ -83,14 +95,22 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
     .onRequest("session/prompt", ({ params, client }) =>
       answering(async () => {
         const session = store.get(params.sessionId);
-        const model = await session.modelSession(config.models);
-        const tools = await toolSetFor(session, config, clientCapabilities, client);
-        return await runPromptTurn(session, params.prompt, {
-          model,
-          tools: tools.definitions,
-          maxToolRounds: config.maxToolRounds,
-          runToolCall: (call, signal) => runToolCall(session, call, signal, { ...tools, rules: config.rules }),
-        });
+        // Begun before the first await, so a cancel that follows the prompt at once is not lost.
+        const signal = session.beginTurn();
+        try {
+          const model = await untilAborted(session.modelSession(config.models), signal);
+          if (!model) return { stopReason: "cancelled" };
+          const tools = await toolSetFor(session, config, clientCapabilities, client);
+          return await runPromptTurn(session, params.prompt, signal, {
+            model,
+            tools: tools.definitions,
+            maxToolRounds: config.maxToolRounds,
+            runToolCall: (call, signal) =>
+              runToolCall(session, call, signal, { ...tools, rules: config.rules }),
+          });
+        } finally {
+          session.endTurn();
+        }
       }))
     .onNotification("session/cancel", ({ params }) => {
       store.find(params.sessionId)?.cancel();
@@ -115,7 +135,10 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
 
 function announceModeChange(session: AgentSession): void {
   session.notify({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
-  session.notify({ sessionUpdate: "config_option_update", configOptions: sessionConfigOptions(session) });
+  session.notify({
+    sessionUpdate: "config_option_update",
+    configOptions: sessionConfigOptions(session),
+  });
 }
 
 function warnAboutMcpServers(config: AgentConfig, count: number): void {

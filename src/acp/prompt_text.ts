@@ -13,8 +13,9 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         break;
       case "resource": {
         const resource = block.resource;
-        if ("text" in resource) parts.push(`<context uri="${resource.uri}">\n${resource.text}\n</context>`);
-        else parts.push(`<context uri="${resource.uri}">(binary content omitted)</context>`);
+        if ("text" in resource) {
+          parts.push(`<context uri="${resource.uri}">\n${resource.text}\n</context>`);
+        } else parts.push(`<context uri="${resource.uri}">(binary content omitted)</context>`);
         break;
       }
       case "resource_link":

@@ -32,12 +32,13 @@ interface TokenTotals {
   generated: number;
 }
 
+/** Runs a turn the caller has begun (`session.beginTurn()`), under its signal. */
 export async function runPromptTurn(
   session: AgentSession,
   prompt: readonly ContentBlock[],
+  signal: AbortSignal,
   deps: TurnDeps,
 ): Promise<PromptResponse> {
-  const signal = session.beginTurn();
   const segments: AssistantSegment[] = [];
   const tokens: TokenTotals = { prompt: 0, evaluated: 0, generated: 0 };
   const finish = (stopReason: StopReason): PromptResponse => {
@@ -46,28 +47,25 @@ export async function runPromptTurn(
     session.record({ type: "response", stopReason, _meta: response._meta ?? undefined });
     return response;
   };
-  try {
-    const text = promptText(prompt);
-    session.record({ type: "prompt", prompt: [...prompt], text });
-    session.conversation.push({ role: "user", text });
-    let toolRounds = 0;
-    for (let round = 0;; round++) {
-      const result = await generateOnce(session, deps, segments, signal);
-      if (round === 0) tokens.prompt = result.tokens.prompt;
-      tokens.evaluated += result.tokens.evaluated;
-      tokens.generated += result.tokens.generated;
-      if (signal.aborted || result.stop === "cancelled") return finish("cancelled");
-      if (result.toolCalls.length === 0) return finish(stopReasonOf(result.stop));
-      if (toolRounds >= deps.maxToolRounds) return finish("max_turn_requests");
-      toolRounds++;
-      for (const call of result.toolCalls) {
-        if (signal.aborted) break;
-        segments.push(await deps.runToolCall(call, signal));
-      }
-      if (signal.aborted) return finish("cancelled");
+  const text = promptText(prompt);
+  session.record({ type: "prompt", prompt: [...prompt], text });
+  session.conversation.push({ role: "user", text });
+  if (signal.aborted) return finish("cancelled");
+  let toolRounds = 0;
+  for (let round = 0;; round++) {
+    const result = await generateOnce(session, deps, segments, signal);
+    if (round === 0) tokens.prompt = result.tokens.prompt;
+    tokens.evaluated += result.tokens.evaluated;
+    tokens.generated += result.tokens.generated;
+    if (signal.aborted || result.stop === "cancelled") return finish("cancelled");
+    if (result.toolCalls.length === 0) return finish(stopReasonOf(result.stop));
+    if (toolRounds >= deps.maxToolRounds) return finish("max_turn_requests");
+    toolRounds++;
+    for (const call of result.toolCalls) {
+      if (signal.aborted) break;
+      segments.push(await deps.runToolCall(call, signal));
     }
-  } finally {
-    session.endTurn();
+    if (signal.aborted) return finish("cancelled");
   }
 }
 
@@ -90,7 +88,11 @@ async function generateOnce(
     onTextChunk(text) {
       if (text === "") return;
       appendText(segments, "text", text);
-      session.send({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } });
+      session.send({
+        sessionUpdate: "agent_message_chunk",
+        messageId,
+        content: { type: "text", text },
+      });
     },
     onThoughtChunk(text) {
       if (text === "") return;

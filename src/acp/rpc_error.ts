@@ -17,7 +17,9 @@ export function invalidParams(message: string): RequestError {
 
 export function toRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
-  if (error instanceof AgentError) return new RequestError(-32603, error.message, { code: error.code });
+  if (error instanceof AgentError) {
+    return new RequestError(-32603, error.message, { code: error.code });
+  }
   return new RequestError(-32603, `Internal error: ${errorMessage(error)}`);
 }
 

@@ -42,7 +42,8 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
     {
       id: STOP_HOOKS_CONTINUE_CONFIG_ID,
       name: "Stop hooks continue the turn",
-      description: "When a Stop hook blocks, give its reason to the model and keep going instead of ending the turn",
+      description:
+        "When a Stop hook blocks, give its reason to the model and keep going instead of ending the turn",
       type: "boolean",
       currentValue: session.stopHooksContinue,
     },
@@ -53,7 +54,9 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
 export function applyMode(session: AgentSession, modeId: string): boolean {
   if (!isPermissionModeId(modeId)) {
     throw invalidParams(
-      `unknown mode "${modeId}"; the modes are ${PERMISSION_MODE_IDS.map((id) => `"${id}"`).join(", ")}`,
+      `unknown mode "${modeId}"; the modes are ${
+        PERMISSION_MODE_IDS.map((id) => `"${id}"`).join(", ")
+      }`,
     );
   }
   const changed = session.mode !== modeId;
@@ -62,10 +65,15 @@ export function applyMode(session: AgentSession, modeId: string): boolean {
 }
 
 /** Applies one config option; returns whether the mode changed (its own update is due then). */
-export function applyConfigOption(session: AgentSession, request: SetSessionConfigOptionRequest): boolean {
+export function applyConfigOption(
+  session: AgentSession,
+  request: SetSessionConfigOptionRequest,
+): boolean {
   switch (request.configId) {
     case MODE_CONFIG_ID:
-      if (typeof request.value !== "string") throw invalidParams(`"${MODE_CONFIG_ID}" takes a mode id`);
+      if (typeof request.value !== "string") {
+        throw invalidParams(`"${MODE_CONFIG_ID}" takes a mode id`);
+      }
       return applyMode(session, request.value);
     case STOP_HOOKS_CONTINUE_CONFIG_ID:
       if (typeof request.value !== "boolean") {

@@ -5,7 +5,11 @@
 import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
-import { conversationFromTranscript, readTranscript, replayUpdates } from "../agent/transcript_reader.ts";
+import {
+  conversationFromTranscript,
+  readTranscript,
+  replayUpdates,
+} from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { AgentConfig } from "./agent_config.ts";
@@ -26,7 +30,13 @@ export class SessionStore {
     const { cwd, additionalDirectories } = await this.#checkPlace(place);
     const id = crypto.randomUUID();
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
-    transcript.append({ type: "session", sessionId: id, cwd, additionalDirectories, createdAt: new Date().toISOString() });
+    transcript.append({
+      type: "session",
+      sessionId: id,
+      cwd,
+      additionalDirectories,
+      createdAt: new Date().toISOString(),
+    });
     const session = new AgentSession({
       id,
       cwd,
@@ -105,18 +115,28 @@ export class SessionStore {
   }
 
   /** The cwd must be absolute, exist, and lie inside the allowed roots (acp.md `session/new`). */
-  async #checkPlace(place: SessionPlace): Promise<{ cwd: string; additionalDirectories: string[] }> {
-    if (!isAbsolute(place.cwd)) throw invalidParams(`"cwd" must be an absolute path, got "${place.cwd}"`);
+  async #checkPlace(
+    place: SessionPlace,
+  ): Promise<{ cwd: string; additionalDirectories: string[] }> {
+    if (!isAbsolute(place.cwd)) {
+      throw invalidParams(`"cwd" must be an absolute path, got "${place.cwd}"`);
+    }
     const additionalDirectories = [...(place.additionalDirectories ?? [])];
     for (const dir of additionalDirectories) {
-      if (!isAbsolute(dir)) throw invalidParams(`"additionalDirectories" must hold absolute paths, got "${dir}"`);
+      if (!isAbsolute(dir)) {
+        throw invalidParams(`"additionalDirectories" must hold absolute paths, got "${dir}"`);
+      }
     }
     const roots = await allowedRoots({ launchCwd: this.config.launchCwd, home: this.config.home });
     for (const dir of [place.cwd, ...additionalDirectories]) {
       const confined = await confinePath(dir, { cwd: this.config.launchCwd, roots });
-      if (!confined.ok) throw invalidParams(`Cannot use "${dir}" as a session directory: ${confined.reason}`);
+      if (!confined.ok) {
+        throw invalidParams(`Cannot use "${dir}" as a session directory: ${confined.reason}`);
+      }
       const info = await Deno.stat(confined.path).catch(() => undefined);
-      if (!info?.isDirectory) throw invalidParams(`Cannot use "${dir}" as a session directory: it is not a directory`);
+      if (!info?.isDirectory) {
+        throw invalidParams(`Cannot use "${dir}" as a session directory: it is not a directory`);
+      }
     }
     return { cwd: place.cwd, additionalDirectories };
   }

@@ -6,7 +6,11 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { decidePermission } from "../agent/permission_policy.ts";
-import { permissionAnswer, permissionOptions, rememberAnswer } from "../agent/permission_request.ts";
+import {
+  permissionAnswer,
+  permissionOptions,
+  rememberAnswer,
+} from "../agent/permission_request.ts";
 import { executeTool, fileWriteDiff, type ToolExecution } from "../agent/tool_executor.ts";
 import { parseToolInput } from "../agent/tool_input.ts";
 import { capabilityOf, type ToolCapability } from "../agent/tool_names.ts";
@@ -16,6 +20,7 @@ import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { ToolCallSegment } from "./prompt_turn.ts";
 import type { ToolPlaces } from "./tool_set.ts";
+import { untilAborted } from "./until_aborted.ts";
 
 export interface ToolCallDeps extends ToolPlaces {
   readonly rules: readonly PermissionRule[];
@@ -29,7 +34,12 @@ export async function runToolCall(
 ): Promise<ToolCallSegment> {
   const toolCallId = session.nextToolCallId();
   const capability = capabilityOf(call.name);
-  const presentation = toolCallPresentation({ name: call.name, capability, input: call.input, cwd: session.cwd });
+  const presentation = toolCallPresentation({
+    name: call.name,
+    capability,
+    input: call.input,
+    cwd: session.cwd,
+  });
   session.send({
     sessionUpdate: "tool_call",
     toolCallId,
@@ -109,7 +119,12 @@ async function permitted(
     alwaysRejected: session.alwaysRejected,
   });
   if (decision !== "ask") return decision === "allow";
-  const presentation = toolCallPresentation({ name: call.name, capability, input: call.input, cwd: session.cwd });
+  const presentation = toolCallPresentation({
+    name: call.name,
+    capability,
+    input: call.input,
+    cwd: session.cwd,
+  });
   const asking = session.client.request("session/request_permission", {
     sessionId: session.id,
     toolCall: {
@@ -123,7 +138,7 @@ async function permitted(
     },
     options: permissionOptions(call.name),
   }, { cancellationSignal: signal });
-  const response = await raceAbort(asking, signal);
+  const response = await untilAborted(asking.catch(() => undefined), signal);
   const answer = permissionAnswer(response);
   rememberAnswer(session, call.name, answer);
   return answer.decision === "allow";
@@ -140,21 +155,24 @@ async function proposedChange(
   if (capability !== "fs_write") return [];
   const parsed = parseToolInput(capability, call.input, call.name);
   if (!parsed.ok || parsed.value.capability !== "fs_write") return [];
-  const diff = await fileWriteDiff(parsed.value.input, { cwd: session.cwd, files: deps.files, signal });
+  const diff = await fileWriteDiff(parsed.value.input, {
+    cwd: session.cwd,
+    files: deps.files,
+    signal,
+  });
   return diff.ok ? [diff.content] : [];
 }
 
-/** The client's answer, or undefined (a refusal) once the turn is cancelled or the request fails. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, () => resolve(undefined)).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
 function refused(message: string, interrupted = false): ToolExecution {
-  const content: ToolCallContent[] = [{ type: "content", content: { type: "text", text: message } }];
-  return { status: "failed", modelText: message, content, rawOutput: { error: message }, interrupted };
+  const content: ToolCallContent[] = [{
+    type: "content",
+    content: { type: "text", text: message },
+  }];
+  return {
+    status: "failed",
+    modelText: message,
+    content,
+    rawOutput: { error: message },
+    interrupted,
+  };
 }

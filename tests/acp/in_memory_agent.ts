@@ -26,7 +26,9 @@ export interface InMemoryOptions {
   readonly rules?: readonly PermissionRule[];
   readonly maxToolRounds?: number;
   readonly clientCapabilities?: ClientCapabilities;
-  readonly onPermission?: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+  readonly onPermission?: (
+    request: RequestPermissionRequest,
+  ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
   readonly clientHandlers?: (client: acp.ClientApp) => void;
 }
 

@@ -2,17 +2,20 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 
 Deno.test("a text turn streams the model's reply and ends end_turn with token counts", async () => {
-  await withInMemoryAgent({ script: { turns: [{ text: "Hello from the script." }] } }, async (t) => {
-    const sessionId = await t.newSession();
-    const response = await t.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "hi" }],
-    });
-    assertEquals(response.stopReason, "end_turn");
-    assertEquals(t.text(sessionId), "Hello from the script.");
-    const tokens = (response._meta as { tokens: { generated: number } }).tokens;
-    assertEquals(tokens.generated, 4);
-  });
+  await withInMemoryAgent(
+    { script: { turns: [{ text: "Hello from the script." }] } },
+    async (t) => {
+      const sessionId = await t.newSession();
+      const response = await t.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "hi" }],
+      });
+      assertEquals(response.stopReason, "end_turn");
+      assertEquals(t.text(sessionId), "Hello from the script.");
+      const tokens = (response._meta as { tokens: { generated: number } }).tokens;
+      assertEquals(tokens.generated, 4);
+    },
+  );
 });
 
 Deno.test("a tool turn announces the call, runs fs_read, and gives the result back to the model", async () => {
@@ -26,7 +29,10 @@ Deno.test("a tool turn announces the call, runs fs_read, and gives the result ba
     },
   }, async (t) => {
     const sessionId = await t.newSession();
-    const response = await t.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read" }] });
+    const response = await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read" }],
+    });
     assertEquals(response.stopReason, "end_turn");
     const kinds = t.kinds(sessionId).filter((k) => k !== "available_commands_update");
     assertEquals(kinds, [
@@ -95,15 +101,30 @@ Deno.test("a denied call never runs, fails its update, and the model hears it wa
     onPermission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }),
   }, async (t) => {
     const sessionId = await t.newSession();
-    const response = await t.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "w" }] });
+    const response = await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "w" }],
+    });
     assertEquals(response.stopReason, "end_turn");
     assertEquals(t.permissionRequests.length, 1);
     const asked = t.permissionRequests[0]!;
-    assertEquals(asked.options.map((o) => o.optionId), ["allow_once", "allow_always", "reject_once", "reject_always"]);
-    assertEquals(asked.toolCall.content, [{ type: "diff", path: `${t.cwd}/out.txt`, oldText: null, newText: "x" }]);
+    assertEquals(asked.options.map((o) => o.optionId), [
+      "allow_once",
+      "allow_always",
+      "reject_once",
+      "reject_always",
+    ]);
+    assertEquals(asked.toolCall.content, [{
+      type: "diff",
+      path: `${t.cwd}/out.txt`,
+      oldText: null,
+      newText: "x",
+    }]);
     const exists = await Deno.stat(`${t.cwd}/out.txt`).then(() => true, () => false);
     assertEquals(exists, false, "the file was not written");
-    const final = t.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update").at(-1);
+    const final = t.updates.map((u) => u.update).filter((u) =>
+      u.sessionUpdate === "tool_call_update"
+    ).at(-1);
     assert(final?.sessionUpdate === "tool_call_update");
     assertEquals(final.status, "failed");
     assert(secondTurnSawDenial, "the model was told the call was denied");
@@ -124,10 +145,16 @@ Deno.test("an unknown session is -32002 with the id in data", async () => {
 Deno.test("a relative or outside cwd is refused with -32602 and a clear message", async () => {
   await withInMemoryAgent({}, async (t) => {
     await t.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const relative = await t.agent.request("session/new", { cwd: "project", mcpServers: [] }).then(() => undefined, (e) => e);
+    const relative = await t.agent.request("session/new", { cwd: "project", mcpServers: [] }).then(
+      () => undefined,
+      (e) => e,
+    );
     assertEquals(relative?.code, -32602);
     assertStringIncludes(relative.message, '"cwd" must be an absolute path');
-    const outside = await t.agent.request("session/new", { cwd: "/", mcpServers: [] }).then(() => undefined, (e) => e);
+    const outside = await t.agent.request("session/new", { cwd: "/", mcpServers: [] }).then(
+      () => undefined,
+      (e) => e,
+    );
     assertEquals(outside?.code, -32602);
     assertStringIncludes(outside.message, "outside the allowed directories");
   });

@@ -59,3 +59,18 @@ export async function readPidFile(path: string, timeoutMs = 5000): Promise<numbe
   }
   throw new Error(`No pid file at "${path}" after ${timeoutMs} ms`);
 }
+
+/** Pids of living (non-zombie) processes whose command line contains `marker`. */
+export async function livingPidsMatching(marker: string): Promise<number[]> {
+  const { stdout } = await new Deno.Command("ps", {
+    args: ["-e", "-o", "pid=,stat=,args="],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(stdout).split("\n").flatMap((line) => {
+    const match = line.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/);
+    if (!match || match[2]!.startsWith("Z") || !match[3]!.includes(marker)) return [];
+    if (match[3]!.startsWith("ps ")) return [];
+    return [Number(match[1])];
+  });
+}
