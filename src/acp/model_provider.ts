@@ -13,10 +13,11 @@ export interface ModelProvider {
   dispose(): Promise<void>;
 }
 
-export function createModelProvider(load: () => Promise<Model>): ModelProvider {
+export function createModelProvider(load: (signal: AbortSignal) => Promise<Model>): ModelProvider {
   let loading: Promise<Model> | undefined;
+  const abandon = new AbortController();
   const start = () => {
-    loading ??= load();
+    loading ??= load(abandon.signal);
     // A background load that fails must not be an unhandled rejection: get() reports it.
     loading.catch(() => {});
     return loading;
@@ -26,6 +27,8 @@ export function createModelProvider(load: () => Promise<Model>): ModelProvider {
     warmUp: () => void start(),
     async dispose() {
       if (!loading) return;
+      // A download or load still running is abandoned, not awaited: exit must not wait on it.
+      abandon.abort();
       try {
         await (await loading).dispose();
       } catch {

@@ -38,16 +38,24 @@ export async function readTranscript(path: string): Promise<TranscriptReadResult
       return invalid(path, index, "the line is not JSON");
     }
     const parsed = TranscriptRecord.safeParse(json);
-    if (!parsed.success) return invalid(path, index, parsed.error.issues[0]?.message ?? "bad record");
+    if (!parsed.success) {
+      return invalid(path, index, parsed.error.issues[0]?.message ?? "bad record");
+    }
     records.push(parsed.data);
   }
   const first = records[0];
-  if (first?.type !== "session") return invalid(path, 0, "the first record must be the session record");
+  if (first?.type !== "session") {
+    return invalid(path, 0, "the first record must be the session record");
+  }
   return { ok: true, transcript: { session: first, records } };
 }
 
 function invalid(path: string, index: number, detail: string): TranscriptReadResult {
-  return { ok: false, reason: "invalid", message: `Invalid transcript "${path}" at line ${index + 1}: ${detail}` };
+  return {
+    ok: false,
+    reason: "invalid",
+    message: `Invalid transcript "${path}" at line ${index + 1}: ${detail}`,
+  };
 }
 
 /** What `session/load` sends: each prompt as user message chunks, then every recorded update. */
@@ -55,7 +63,9 @@ export function replayUpdates(records: readonly TranscriptRecord[]): SessionUpda
   const updates: SessionUpdate[] = [];
   for (const record of records) {
     if (record.type === "prompt") {
-      for (const content of record.prompt) updates.push({ sessionUpdate: "user_message_chunk", content });
+      for (const content of record.prompt) {
+        updates.push({ sessionUpdate: "user_message_chunk", content });
+      }
     } else if (record.type === "update") {
       updates.push(record.update);
     }
@@ -67,7 +77,9 @@ export function replayUpdates(records: readonly TranscriptRecord[]): SessionUpda
  * The conversation as the model saw it: each prompt's text, then the assistant's streamed text and
  * thoughts interleaved with its tool calls and their results, in the order they happened.
  */
-export function conversationFromTranscript(records: readonly TranscriptRecord[]): ConversationItem[] {
+export function conversationFromTranscript(
+  records: readonly TranscriptRecord[],
+): ConversationItem[] {
   const items: ConversationItem[] = [];
   let segments: AssistantSegment[] = [];
   const closeAssistant = () => {
@@ -89,13 +101,20 @@ export function conversationFromTranscript(records: readonly TranscriptRecord[])
         const update = record.update;
         if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
           appendText("text", update.content.text);
-        } else if (update.sessionUpdate === "agent_thought_chunk" && update.content.type === "text") {
+        } else if (
+          update.sessionUpdate === "agent_thought_chunk" && update.content.type === "text"
+        ) {
           appendText("thought", update.content.text);
         }
         break;
       }
       case "tool_call":
-        segments.push({ type: "tool_call", name: record.name, input: record.input, result: record.result });
+        segments.push({
+          type: "tool_call",
+          name: record.name,
+          input: record.input,
+          result: record.result,
+        });
         break;
       case "session":
       case "response":

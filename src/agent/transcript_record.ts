@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 
 const isObjectWith = (key: string) => (value: unknown) =>
-  typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[key] === "string";
+  typeof value === "object" && value !== null &&
+  typeof (value as Record<string, unknown>)[key] === "string";
 
 /** Written by this program and read back by it: a shape check, not a second copy of the ACP schema. */
 const SessionUpdateField = z.custom<SessionUpdate>(isObjectWith("sessionUpdate"));

@@ -11,17 +11,27 @@ import { createProgressReporter } from "./progress_reporter.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
-import { DEFAULT_PERMISSION_MODE, isPermissionModeId, PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
+import {
+  DEFAULT_PERMISSION_MODE,
+  isPermissionModeId,
+  PERMISSION_MODE_IDS,
+} from "../agent/permission_policy.ts";
 import { loadPermissionRules, type PermissionRule } from "../agent/permission_rules.ts";
 import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
-import { modelCacheDir, type ModelSource, openModel, parseModelSource } from "../model/model_source.ts";
+import {
+  modelCacheDir,
+  type ModelSource,
+  openModel,
+  parseModelSource,
+} from "../model/model_source.ts";
 import { errorMessage } from "../error.ts";
 import { VERSION } from "../version.ts";
 
 const spec: CommandSpec = {
   path: ["acp"],
   summary: "run the ACP agent on stdio (for editors such as Zed)",
-  description: "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
+  description:
+    "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
     "Without --model, a small instruct model is fetched once into the user's cache:\n" +
     `  ${DEFAULT_MODEL_URI}\n` +
     "Offline, pass --model PATH to a local GGUF file.",
@@ -32,22 +42,45 @@ const spec: CommandSpec = {
       valueName: "PATH|hf:REPO[:FILE]|scripted:FILE",
       description: "The model: a GGUF file, a Hugging Face URI, or a scripted model (JSON turns)",
     },
-    { name: "ctx-size", type: "string", valueName: "N", description: "Context size in tokens (default: the model's, capped to fit memory)" },
-    { name: "threads", type: "string", valueName: "N", description: "CPU threads for inference (default: the core count)" },
-    { name: "gpu", type: "string", valueName: "MODE", choices: ["auto", "off"], description: "Use a GPU when one is usable (default: auto)" },
+    {
+      name: "ctx-size",
+      type: "string",
+      valueName: "N",
+      description: "Context size in tokens (default: the model's, capped to fit memory)",
+    },
+    {
+      name: "threads",
+      type: "string",
+      valueName: "N",
+      description: "CPU threads for inference (default: the core count)",
+    },
+    {
+      name: "gpu",
+      type: "string",
+      valueName: "MODE",
+      choices: ["auto", "off"],
+      description: "Use a GPU when one is usable (default: auto)",
+    },
     {
       name: "permission-policy",
       type: "string",
       valueName: "MODE",
       choices: PERMISSION_MODE_IDS,
-      description: `Which tool calls run without asking (default: ${DEFAULT_PERMISSION_MODE}; rule-based with --rules)`,
+      description:
+        `Which tool calls run without asking (default: ${DEFAULT_PERMISSION_MODE}; rule-based with --rules)`,
     },
-    { name: "rules", type: "string", valueName: "FILE", description: "Permission rules (JSON) for the rule-based policy" },
+    {
+      name: "rules",
+      type: "string",
+      valueName: "FILE",
+      description: "Permission rules (JSON) for the rule-based policy",
+    },
     {
       name: "max-tool-rounds",
       type: "string",
       valueName: "N",
-      description: `Tool rounds per prompt before the turn ends with max_turn_requests (default: ${DEFAULT_MAX_TOOL_ROUNDS})`,
+      description:
+        `Tool rounds per prompt before the turn ends with max_turn_requests (default: ${DEFAULT_MAX_TOOL_ROUNDS})`,
     },
   ],
   positionals: [],
@@ -70,7 +103,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   for (const name of ["ctx-size", "threads", "max-tool-rounds"]) {
     const value = text(name);
     if (value === undefined) continue;
-    if (!/^[1-9][0-9]*$/.test(value)) return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
+    if (!/^[1-9][0-9]*$/.test(value)) {
+      return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
+    }
     numbers[name] = Number(value);
   }
 
@@ -82,8 +117,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (!loaded.ok) return fail(io, loaded.errors.join("\n")).exitCode;
     rules = loaded.rules;
   }
-  const policy = text("permission-policy") ?? (rulesFlag !== undefined ? "rule-based" : DEFAULT_PERMISSION_MODE);
-  if (!isPermissionModeId(policy)) return fail(io, `Unknown permission policy "${policy}"`).exitCode;
+  const policy = text("permission-policy") ??
+    (rulesFlag !== undefined ? "rule-based" : DEFAULT_PERMISSION_MODE);
+  if (!isPermissionModeId(policy)) {
+    return fail(io, `Unknown permission policy "${policy}"`).exitCode;
+  }
   if (policy === "rule-based" && rulesFlag === undefined) {
     log("--permission-policy rule-based without --rules: every tool call will ask");
   }
@@ -95,13 +133,15 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     return fail(io, errorMessage(error)).exitCode;
   }
-  const models = createModelProvider(() =>
+  const models = createModelProvider((signal) =>
     openModel(source, {
+      signal,
       contextSize: numbers["ctx-size"],
       threads: numbers["threads"],
       gpu: text("gpu") === "off" ? "off" : "auto",
       cacheDir: modelCacheDir(io.env),
-      onProgress: (stage, fraction) => progress(stage === "download" ? "Downloading model" : "Loading model", fraction),
+      onProgress: (stage, fraction) =>
+        progress(stage === "download" ? "Downloading model" : "Loading model", fraction),
       log,
     }).catch((error) => {
       log(errorMessage(error));

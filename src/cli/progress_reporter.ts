@@ -8,7 +8,9 @@ const BAR_WIDTH = 30;
 
 export type ProgressReporter = (label: string, fraction: number) => void;
 
-export function createProgressReporter(io: Pick<CliIo, "stderr" | "stderrIsTty">): ProgressReporter {
+export function createProgressReporter(
+  io: Pick<CliIo, "stderr" | "stderrIsTty">,
+): ProgressReporter {
   let lastLabel = "";
   let lastStep = -1;
   return (label, fraction) => {

@@ -33,13 +33,19 @@ export async function loadScriptedModel(path: string): Promise<Model> {
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
-    throw new AgentError("MODEL_UNAVAILABLE", `Cannot read model script "${path}": ${errorMessage(error)}`);
+    throw new AgentError(
+      "MODEL_UNAVAILABLE",
+      `Cannot read model script "${path}": ${errorMessage(error)}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AgentError("MODEL_UNAVAILABLE", `Cannot parse model script "${path}": ${errorMessage(error)}`);
+    throw new AgentError(
+      "MODEL_UNAVAILABLE",
+      `Cannot parse model script "${path}": ${errorMessage(error)}`,
+    );
   }
   const parsed = ModelScript.safeParse(json);
   if (!parsed.success) {

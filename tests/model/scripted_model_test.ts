@@ -1,9 +1,16 @@
-import { assert, assertEquals, assertRejectsWith, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejectsWith,
+  assertStringIncludes,
+} from "../helpers/assert.ts";
 import { loadScriptedModel, scriptedModel } from "../../src/model/scripted_model.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { AgentError } from "../../src/error.ts";
 
-function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest & { chunks: string[]; thoughts: string[] } {
+function request(
+  overrides: Partial<GenerateRequest> = {},
+): GenerateRequest & { chunks: string[]; thoughts: string[] } {
   const chunks: string[] = [];
   const thoughts: string[] = [];
   return {
@@ -21,7 +28,10 @@ function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest & { 
 Deno.test("a scripted model plays its turns in order, streaming text and thoughts in pieces", async () => {
   const model = scriptedModel({
     turns: [
-      { thought: "I should read it", toolCalls: [{ name: "fs_read", input: { file_path: "a.txt" } }] },
+      {
+        thought: "I should read it",
+        toolCalls: [{ name: "fs_read", input: { file_path: "a.txt" } }],
+      },
       { text: "The file says hi." },
     ],
   });
@@ -34,7 +44,11 @@ Deno.test("a scripted model plays its turns in order, streaming text and thought
   assert(first.thoughts.length > 1, "thoughts stream in pieces");
   const second = request();
   const two = await session.generate(second);
-  assertEquals([two.stop, two.text, second.chunks.join("")], ["end", "The file says hi.", "The file says hi."]);
+  assertEquals([two.stop, two.text, second.chunks.join("")], [
+    "end",
+    "The file says hi.",
+    "The file says hi.",
+  ]);
 });
 
 Deno.test("each scripted session starts at the first turn", async () => {
@@ -62,7 +76,9 @@ Deno.test("a scripted model counts a repeated prefix as cached", async () => {
 
 Deno.test("an aborted scripted generation stops streaming and reports cancelled without tool calls", async () => {
   const controller = new AbortController();
-  const model = scriptedModel({ turns: [{ text: "a b c d e", toolCalls: [{ name: "shell", input: {} }] }] });
+  const model = scriptedModel({
+    turns: [{ text: "a b c d e", toolCalls: [{ name: "shell", input: {} }] }],
+  });
   const session = await model.openSession();
   const chunks: string[] = [];
   const result = await session.generate(request({
@@ -88,10 +104,16 @@ Deno.test("a bad script file names the file and what is wrong", async () => {
     const error = await assertRejectsWith(() => loadScriptedModel(`${dir}/bad.json`), AgentError);
     assertStringIncludes(error.message, `Invalid model script "${dir}/bad.json"`);
     assertStringIncludes(error.message, "/turns/0");
-    const missing = await assertRejectsWith(() => loadScriptedModel(`${dir}/none.json`), AgentError);
+    const missing = await assertRejectsWith(
+      () => loadScriptedModel(`${dir}/none.json`),
+      AgentError,
+    );
     assertStringIncludes(missing.message, `Cannot read model script "${dir}/none.json"`);
     await Deno.writeTextFile(`${dir}/garbage.json`, "{");
-    const garbage = await assertRejectsWith(() => loadScriptedModel(`${dir}/garbage.json`), AgentError);
+    const garbage = await assertRejectsWith(
+      () => loadScriptedModel(`${dir}/garbage.json`),
+      AgentError,
+    );
     assertStringIncludes(garbage.message, "Cannot parse model script");
   } finally {
     await Deno.remove(dir, { recursive: true });

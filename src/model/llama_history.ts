@@ -1,0 +1,57 @@
+/**
+ * Our conversation as node-llama-cpp's chat history. Pure data mapping: the shapes below are the
+ * parts of node-llama-cpp's `ChatHistoryItem` we produce, written out so that this file does not
+ * import node-llama-cpp (only `llama_model.ts` does; the compiler checks the fit there).
+ */
+import type { AssistantSegment, ConversationItem } from "./model.ts";
+
+export type LlamaHistoryItem =
+  | { type: "system"; text: string }
+  | { type: "user"; text: string }
+  | { type: "model"; response: LlamaResponseItem[] };
+
+export type LlamaResponseItem =
+  | string
+  | { type: "segment"; segmentType: "thought"; text: string; ended: boolean }
+  | { type: "functionCall"; name: string; params: unknown; result: string };
+
+/**
+ * The history to generate from. It always ends with a model item: the assistant message being
+ * continued, or an empty one that the model's reply fills.
+ */
+export function toLlamaHistory(conversation: readonly ConversationItem[]): LlamaHistoryItem[] {
+  const history = conversation.map((item): LlamaHistoryItem => {
+    switch (item.role) {
+      case "system":
+        return { type: "system", text: item.text };
+      case "user":
+        return { type: "user", text: item.text };
+      case "assistant":
+        return { type: "model", response: item.segments.map(toResponseItem) };
+      default:
+        return item satisfies never;
+    }
+  });
+  if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
+  return history;
+}
+
+function toResponseItem(segment: AssistantSegment): LlamaResponseItem {
+  switch (segment.type) {
+    case "text":
+      return segment.text;
+    case "thought":
+      return { type: "segment", segmentType: "thought", text: segment.text, ended: true };
+    case "tool_call":
+      // The wrapper renders params and result itself (as JSON), the way it renders calls the
+      // model made: the same text, so a conversation re-read matches the cached prefix.
+      return {
+        type: "functionCall",
+        name: segment.name,
+        params: segment.input,
+        result: segment.result,
+      };
+    default:
+      return segment satisfies never;
+  }
+}

@@ -1,0 +1,366 @@
+/**
+ * The llama backend: `Model` on node-llama-cpp. The only file that imports node-llama-cpp, and
+ * only lazily (`await import`), so that commands without a model never load it (~350 ms).
+ *
+ * One model per process. Each session gets its own context (one sequence): sessions are few and
+ * long-lived, a context per session makes KV memory follow the open sessions, and disposing a
+ * session frees its memory at once (one shared context would need its sequence count up front).
+ * A session keeps one `LlamaChat` on its sequence, so each turn evaluates only what is new since
+ * the last one: node-llama-cpp keeps the longest common prefix of the sequence's tokens.
+ */
+import { basename } from "node:path";
+import type {
+  ChatHistoryItem,
+  Llama,
+  LlamaChat,
+  LlamaChatResponse,
+  LlamaContext,
+  LlamaModel,
+} from "node-llama-cpp";
+import { AgentError, errorMessage } from "../error.ts";
+import { toLlamaFunctions } from "./llama_functions.ts";
+import { toLlamaHistory } from "./llama_history.ts";
+import type {
+  GenerateRequest,
+  GenerateResult,
+  GenerateStop,
+  Model,
+  ModelSession,
+  RequestedToolCall,
+} from "./model.ts";
+
+/** Context size when none is given: node-llama-cpp fits it to memory, up to this. */
+const DEFAULT_MAX_CONTEXT_SIZE = 8192;
+
+export interface LlamaRuntimeOptions {
+  readonly gpu: "auto" | "off";
+  /** llama.cpp's warnings and errors (it must never write to stdout, the protocol channel). */
+  log?(line: string): void;
+}
+
+export interface LlamaModelLoadOptions {
+  readonly modelPath: string;
+  readonly contextSize?: number;
+  /** CPU threads per context; default: the machine's core count. */
+  readonly threads?: number;
+  onProgress?(fraction: number): void;
+}
+
+export type LlamaModelOptions = LlamaModelLoadOptions & LlamaRuntimeOptions;
+
+/** llama.cpp loaded once, for loading several models (tests); `loadLlamaModel` owns its own. */
+export interface LlamaRuntime {
+  loadModel(options: LlamaModelLoadOptions): Promise<Model>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Imports node-llama-cpp now. Importing it registers handlers for ~18 process signals that live
+ * as long as the process (its lockfile dependency uses signal-exit), so a test file calls this at
+ * load time: then no single test is charged with them by the ops sanitizer.
+ */
+export async function preloadLlama(): Promise<void> {
+  await import("node-llama-cpp");
+}
+
+/** Loads llama.cpp and the model at `modelPath`; the model's `dispose` frees both. */
+export async function loadLlamaModel(options: LlamaModelOptions): Promise<Model> {
+  // A wrong path fails here, before llama.cpp takes a second to load.
+  await checkGgufFile(options.modelPath);
+  const runtime = await openLlamaRuntime(options);
+  try {
+    const model = await runtime.loadModel(options);
+    return {
+      displayName: model.displayName,
+      openSession: () => model.openSession(),
+      async dispose() {
+        await model.dispose();
+        await runtime.dispose();
+      },
+    };
+  } catch (error) {
+    await runtime.dispose();
+    throw error;
+  }
+}
+
+/** Loads the llama.cpp binary (prebuilt only, never built or downloaded). */
+export async function openLlamaRuntime(options: LlamaRuntimeOptions): Promise<LlamaRuntime> {
+  const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+  const log = options.log ?? ((line: string) => console.error(line));
+  let llama: Llama;
+  try {
+    llama = await getLlama({
+      gpu: options.gpu === "off" ? false : "auto",
+      build: "never",
+      skipDownload: true,
+      progressLogs: false,
+      // No cap here: each context gets exactly the threads it asks for.
+      maxThreads: 0,
+      logLevel: LlamaLogLevel.warn,
+      logger: (level, message) => log(`llama.cpp ${level}: ${message.trimEnd()}`),
+    });
+  } catch (error) {
+    throw new AgentError("MODEL_LOAD", `Cannot start llama.cpp: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  return {
+    loadModel: (loadOptions) => loadModel(llama, loadOptions),
+    dispose: () => llama.dispose(),
+  };
+}
+
+async function loadModel(llama: Llama, options: LlamaModelLoadOptions): Promise<Model> {
+  const path = options.modelPath;
+  await checkGgufFile(path);
+  let model: LlamaModel;
+  try {
+    model = await llama.loadModel({
+      modelPath: path,
+      onLoadProgress: options.onProgress,
+    });
+  } catch (error) {
+    throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  const threads = options.threads ?? navigator.hardwareConcurrency;
+  const contextSize = options.contextSize ?? { max: DEFAULT_MAX_CONTEXT_SIZE };
+  return {
+    displayName: basename(path),
+    async openSession() {
+      let context: LlamaContext;
+      try {
+        context = await model.createContext({ contextSize, sequences: 1, threads });
+      } catch (error) {
+        throw new AgentError(
+          "MODEL_LOAD",
+          `Cannot create a context for model "${path}": ${errorMessage(error)}`,
+          { cause: error },
+        );
+      }
+      const { LlamaChat } = await import("node-llama-cpp");
+      const chat = new LlamaChat({ contextSequence: context.getSequence() });
+      return new LlamaSession(model, context, chat);
+    },
+    dispose: () => model.dispose(),
+  };
+}
+
+/** A clear error naming the path before node-llama-cpp sees a missing or foreign file. */
+async function checkGgufFile(path: string): Promise<void> {
+  let magic: Uint8Array;
+  try {
+    using file = await Deno.open(path, { read: true });
+    magic = new Uint8Array(4);
+    const read = await file.read(magic);
+    if (read !== 4) magic = new Uint8Array(0);
+  } catch (error) {
+    const detail = error instanceof Deno.errors.NotFound ? "no such file" : errorMessage(error);
+    throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": ${detail}`, { cause: error });
+  }
+  if (new TextDecoder().decode(magic) !== "GGUF") {
+    throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": not a GGUF file`);
+  }
+}
+
+class LlamaSession implements ModelSession {
+  constructor(
+    private readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    private readonly chat: LlamaChat,
+  ) {}
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const history = toLlamaHistory(request.conversation) satisfies ChatHistoryItem[];
+    const functions = toLlamaFunctions(request.tools);
+    const sequence = this.chat.sequence;
+    const meterBefore = sequence.tokenMeter.getState();
+    const prompt = this.chat.chatWrapper
+      .generateContextState({ chatHistory: history, availableFunctions: functions })
+      .contextText.tokenize(this.model.tokenizer).length;
+    let text = "";
+    let thought = "";
+    const finish = (stop: GenerateStop, toolCalls: RequestedToolCall[] = []): GenerateResult => {
+      const used = sequence.tokenMeter.diff(meterBefore);
+      // The meter counts decodes that produced a token as output: the prompt's last token and
+      // each generated token fed back. So the prompt cost is the input count plus that one.
+      const generated = used.usedOutputTokens;
+      const evaluated = used.usedInputTokens + (generated > 0 ? 1 : 0);
+      return { text, thought, toolCalls, stop, tokens: { prompt, evaluated, generated } };
+    };
+    if (request.signal.aborted) return finish("cancelled");
+
+    let response: LlamaChatResponse<NonNullable<typeof functions>> | LlamaChatResponse;
+    try {
+      response = await this.chat.generateResponse(history, {
+        functions,
+        signal: request.signal,
+        stopOnAbortSignal: true,
+        maxTokens: request.maxTokens ?? this.context.contextSize,
+        onResponseChunk: (chunk) => {
+          if (chunk.text === "") return;
+          if (chunk.type === undefined) {
+            text += chunk.text;
+            request.onTextChunk(chunk.text);
+          } else if (chunk.segmentType === "thought") {
+            thought += chunk.text;
+            request.onThoughtChunk(chunk.text);
+          }
+        },
+      });
+    } catch (error) {
+      // Aborted before any text: node-llama-cpp throws the signal's reason instead of returning.
+      if (request.signal.aborted) return finish("cancelled");
+      if (errorMessage(error).includes("context size is too small")) return finish("context_full");
+      throw error;
+    }
+    text = response.response;
+    thought = response.fullResponse
+      .flatMap((item) =>
+        typeof item !== "string" && item.segmentType === "thought" ? [item.text] : []
+      )
+      .join("");
+    const stop = stopOf(response.metadata.stopReason);
+    const toolCalls = stop === "tool_calls"
+      ? (response.functionCalls ?? []).map((call) => ({
+        name: call.functionName,
+        input: call.params ?? {},
+      }))
+      : [];
+    return finish(stop, toolCalls);
+  }
+
+  async dispose(): Promise<void> {
+    this.chat.dispose();
+    await this.context.dispose();
+  }
+}
+
+function stopOf(reason: LlamaChatResponse["metadata"]["stopReason"]): GenerateStop {
+  switch (reason) {
+    case "eogToken":
+    case "stopGenerationTrigger":
+    case "customStopTrigger":
+      return "end";
+    case "functionCalls":
+      return "tool_calls";
+    case "maxTokens":
+      return "max_tokens";
+    case "abort":
+      return "cancelled";
+    default:
+      return reason satisfies never;
+  }
+}
+
+export interface ResolveModelOptions {
+  /** Where models are downloaded to and found again; node-llama-cpp's default when absent. */
+  readonly cacheDir?: string;
+  onProgress?(fraction: number): void;
+  readonly signal?: AbortSignal;
+  /**
+   * Give up when no data arrives for this long (default 30 s): where the hub is blocked rather
+   * than unreachable, requests hang instead of failing.
+   */
+  readonly stallTimeoutMs?: number;
+}
+
+const HUB_HOST = "huggingface.co";
+const DNS_TIMEOUT_MS = 5_000;
+
+/**
+ * Why the hub cannot be reached, or undefined when its name resolves. Without this, an offline
+ * machine waits through node-llama-cpp's retries before learning anything.
+ */
+async function hubUnreachable(): Promise<string | undefined> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), DNS_TIMEOUT_MS);
+  try {
+    await Deno.resolveDns(HUB_HOST, "A", { signal: controller.signal });
+    return undefined;
+  } catch (error) {
+    return `cannot resolve "${HUB_HOST}" (${errorMessage(error)})`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The local path of an `hf:` model: the cached file, or the file downloaded into `cacheDir`.
+ * Offline or on any download failure, the error says to pass a local file instead.
+ */
+export async function resolveModelSource(
+  source: { readonly value: string; readonly uri: string },
+  options: ResolveModelOptions = {},
+): Promise<string> {
+  const { resolveModelFile } = await import("node-llama-cpp");
+  if (options.cacheDir !== undefined) await Deno.mkdir(options.cacheDir, { recursive: true });
+  const cached = await resolveModelFile(source.uri, {
+    directory: options.cacheDir,
+    cli: false,
+    download: false,
+  })
+    .catch(() => undefined);
+  if (cached !== undefined) return cached;
+  const offline = await hubUnreachable();
+  if (offline !== undefined) {
+    throw new AgentError(
+      "MODEL_UNAVAILABLE",
+      `Cannot get model "${source.value}": ${offline} (offline? pass --model PATH to use a local GGUF file)`,
+    );
+  }
+  const stallMs = options.stallTimeoutMs ?? 30_000;
+  // node-llama-cpp passes the signal to the download only, not to the requests before it (which
+  // retry for minutes when the hub cannot be reached): so give up by racing, not only aborting.
+  const controller = new AbortController();
+  let giveUp = (_reason: unknown) => {};
+  const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
+  gaveUp.catch(() => {}); // seen through the race below
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+      giveUp(new Error("stalled"));
+    }, stallMs);
+  };
+  const abort = () => {
+    controller.abort(options.signal?.reason);
+    giveUp(options.signal?.reason);
+  };
+  options.signal?.addEventListener("abort", abort, { once: true });
+  try {
+    if (options.signal?.aborted) throw options.signal.reason;
+    watch();
+    const resolving = resolveModelFile(source.uri, {
+      directory: options.cacheDir,
+      // Its own progress bar would go to stdout, the protocol channel.
+      cli: false,
+      signal: controller.signal,
+      onProgress: ({ totalSize, downloadedSize }) => {
+        watch();
+        options.onProgress?.(totalSize > 0 ? downloadedSize / totalSize : 0);
+      },
+    });
+    // After giving up, its late failure is expected and ignored.
+    resolving.catch(() => {});
+    return await Promise.race([resolving, gaveUp]);
+  } catch (error) {
+    const detail = stalled
+      ? `no answer from the server in ${Math.round(stallMs / 1000)} s`
+      : errorMessage(error);
+    throw new AgentError(
+      "MODEL_UNAVAILABLE",
+      `Cannot get model "${source.value}": ${detail} ` +
+        "(offline? pass --model PATH to use a local GGUF file)",
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", abort);
+  }
+}
