@@ -13,6 +13,7 @@ export type AgentErrorCode =
   | "MODEL_UNAVAILABLE"
   | "MODEL_LOAD"
   | "MODEL_SCRIPT_EXHAUSTED"
+  | "CONTEXT_FULL"
   | "INTERNAL";
 
 export class AgentError extends Error {

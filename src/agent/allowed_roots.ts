@@ -14,7 +14,12 @@ import { errorMessage } from "../error.ts";
 export type ConfinedPath =
   | { readonly ok: true; readonly path: string }
   /** `reason` completes a sentence that starts with what failed: `Cannot read "x": <reason>`. */
-  | { readonly ok: false; readonly reason: string };
+  | {
+    readonly ok: false;
+    readonly reason: string;
+    /** The runtime itself refused to look (Deno's permissions): the path is outside its grant. */
+    readonly denied?: boolean;
+  };
 
 export interface AllowedRootsInput {
   readonly launchCwd: string;
@@ -51,17 +56,20 @@ export async function confinePath(
   options: { readonly cwd: string; readonly roots: readonly string[] },
 ): Promise<ConfinedPath> {
   const resolved = await realPathAllowingMissing(resolve(options.cwd, path));
-  if (!resolved.ok) return resolved;
+  if (!resolved.ok) {
+    return resolved.denied ? { ok: false, reason: outside("it is", options.roots) } : resolved;
+  }
   if (isInsideRoots(resolved.path, options.roots)) return resolved;
   const where = resolved.path === resolve(options.cwd, path) && isAbsolute(path)
     ? "it is"
     : `it resolves to "${resolved.path}", which is`;
-  return {
-    ok: false,
-    reason: `${where} outside the allowed directories (${
-      options.roots.map((root) => `"${root}"`).join(", ") || "none"
-    })`,
-  };
+  return { ok: false, reason: outside(where, options.roots) };
+}
+
+function outside(where: string, roots: readonly string[]): string {
+  return `${where} outside the allowed directories (${
+    roots.map((root) => `"${root}"`).join(", ") || "none"
+  })`;
 }
 
 /** Whether an already resolved path is one of the roots or lies below one. */
@@ -79,7 +87,7 @@ export async function realPathAllowingMissing(absolute: string): Promise<Confine
   for (let followed = 0; followed <= MAX_SYMLINKS; followed++) {
     const step = await resolveOnce(current);
     if (step.kind === "done") return { ok: true, path: step.path };
-    if (step.kind === "failed") return { ok: false, reason: step.reason };
+    if (step.kind === "failed") return { ok: false, reason: step.reason, denied: step.denied };
     current = step.next;
   }
   return { ok: false, reason: `too many levels of symbolic links in "${absolute}"` };
@@ -89,7 +97,7 @@ type Step =
   | { readonly kind: "done"; readonly path: string }
   /** A dangling symlink was found: resolution starts again from the path through its target. */
   | { readonly kind: "again"; readonly next: string }
-  | { readonly kind: "failed"; readonly reason: string };
+  | { readonly kind: "failed"; readonly reason: string; readonly denied: boolean };
 
 async function resolveOnce(absolute: string): Promise<Step> {
   try {
@@ -132,7 +140,11 @@ async function resolveOnce(absolute: string): Promise<Step> {
 }
 
 function failed(path: string, error: unknown): Step {
-  return { kind: "failed", reason: `cannot resolve "${path}": ${cause(error)}` };
+  return {
+    kind: "failed",
+    reason: `cannot resolve "${path}": ${cause(error)}`,
+    denied: error instanceof Deno.errors.NotCapable,
+  };
 }
 
 /** The OS's reason without Deno's repetition of the syscall and path. */

@@ -213,7 +213,21 @@ class LlamaSession implements ModelSession {
     } catch (error) {
       // Aborted before any text: node-llama-cpp throws the signal's reason instead of returning.
       if (request.signal.aborted) return finish("cancelled");
-      if (errorMessage(error).includes("context size is too small")) return finish("context_full");
+      const message = errorMessage(error);
+      if (
+        message.includes("context size is too small") || message.includes("fits the context size")
+      ) {
+        // Nothing generated: the prompt alone does not fit, and no retry can change that.
+        if (text === "") {
+          throw new AgentError(
+            "CONTEXT_FULL",
+            `The conversation (${prompt} tokens with the tool descriptions) does not fit in the ` +
+              `model's context of ${this.context.contextSize} tokens: start a new session or ` +
+              "pass a larger --ctx-size",
+          );
+        }
+        return finish("context_full");
+      }
       throw error;
     }
     text = response.response;

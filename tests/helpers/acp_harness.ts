@@ -12,6 +12,8 @@
  * - the agent exits by itself when its stdin closes (`lifecycle`, checked by `close()`).
  *
  * `close()` ends the agent and fails on any violation; `assertClean()` checks without closing.
+ * The schema, ordering and protocol checks are `TrafficMonitor`'s (`acp_traffic.ts`); the process
+ * is an `AgentProcess` (`agent_process.ts`).
  *
  * ```ts
  * const agent = await AcpHarness.start({ cwd, home, args: ["--model", path] });
@@ -23,23 +25,22 @@
  * await agent.close();
  * ```
  */
-import { agentMessageDefs, validateAgentMessage } from "./acp_schema.ts";
+import { AgentProcess } from "./agent_process.ts";
+import { agentTextOf, sessionUpdatesOf, toolCallUpdatesOf } from "./acp_session_updates.ts";
+import { TrafficMonitor, type Violation } from "./acp_traffic.ts";
 import { AssertionError } from "./assert.ts";
+import { isObject, type JsonObject } from "./json_object.ts";
+import { type AcpResponse, clip, replyTo } from "./json_rpc.ts";
+import { PendingRequests } from "./pending_requests.ts";
 import { LAUNCHER } from "./run_cli.ts";
+import { Waiters } from "./waiters.ts";
+import { within } from "./within.ts";
 
-export type JsonObject = Readonly<Record<string, unknown>>;
-export type RequestId = string | number | null;
-
-export interface RpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-/** The agent's answer to a request: `result`, or `error`. */
-export type AcpResponse =
-  | { readonly id: RequestId; readonly result: unknown; readonly error?: undefined }
-  | { readonly id: RequestId; readonly result?: undefined; readonly error: RpcErrorObject };
+// Names that live elsewhere now, importable from here as before.
+export { agentTextOf, isObject, sessionUpdatesOf, toolCallUpdatesOf, TrafficMonitor };
+export type { JsonObject, Violation };
+export type { ViolationKind } from "./acp_traffic.ts";
+export { type AcpResponse, type RequestId, RpcError, type RpcErrorObject } from "./json_rpc.ts";
 
 export interface LoggedMessage {
   readonly from: "client" | "agent";
@@ -49,189 +50,6 @@ export interface LoggedMessage {
   readonly line: string;
   /** The parsed message; undefined when the line is not JSON. */
   readonly message: unknown;
-}
-
-export type ViolationKind = "stdout" | "schema" | "ordering" | "protocol" | "lifecycle";
-
-export interface Violation {
-  readonly kind: ViolationKind;
-  readonly message: string;
-}
-
-/** Thrown by an `onRequest` handler to answer with a JSON-RPC error. */
-export class RpcError extends Error {
-  override readonly name = "RpcError";
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super(message);
-  }
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isRequestId(value: unknown): value is RequestId {
-  return value === null || typeof value === "string" || typeof value === "number";
-}
-
-function clip(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}
-
-/**
- * Watches one connection's messages in order and records what breaks the protocol. Pure: the
- * harness feeds it what it writes and reads; the acpx helper feeds it acpx's transcript.
- */
-export class TrafficMonitor {
-  readonly violations: Violation[] = [];
-  /** Client requests awaiting the agent's answer, by id. */
-  private readonly clientPending = new Map<RequestId, string>();
-  /** Agent requests awaiting the client's answer, by id. */
-  private readonly agentPending = new Map<RequestId, string>();
-  private readonly sessions = new Set<string>();
-  private readonly toolCalls = new Map<string, Set<string>>();
-
-  constructor(private readonly options: { readonly strictSchema?: boolean } = {}) {}
-
-  /** Records a message the client sent. */
-  clientSent(message: unknown): void {
-    if (!isObject(message)) return;
-    const { id, method } = message;
-    if (typeof method === "string") {
-      if (isRequestId(id) && "id" in message) this.clientPending.set(id, method);
-      const params = isObject(message.params) ? message.params : {};
-      if (
-        (method === "session/load" || method === "session/resume") &&
-        typeof params.sessionId === "string"
-      ) {
-        this.sessions.add(params.sessionId);
-      }
-    } else if (isRequestId(id)) {
-      this.agentPending.delete(id);
-    }
-  }
-
-  /** Records and checks a message the agent sent. */
-  agentSent(message: unknown): void {
-    const methodOf = (id: unknown) => isRequestId(id) ? this.clientPending.get(id) : undefined;
-    const strict = this.options.strictSchema;
-    for (const problem of validateAgentMessage(message, methodOf, { strict })) {
-      this.report("schema", `${problem} in ${clip(JSON.stringify(message))}`);
-    }
-    if (!isObject(message)) return;
-    const { id, method } = message;
-    if (typeof method === "string") {
-      if ("id" in message && isRequestId(id)) {
-        if (this.agentPending.has(id)) {
-          this.report("protocol", `Agent reused the id ${JSON.stringify(id)} of a pending request`);
-        }
-        this.agentPending.set(id, method);
-      }
-      if (method === "session/update" && isObject(message.params)) this.update(message.params);
-      return;
-    }
-    if (!isRequestId(id)) return;
-    const answered = this.clientPending.get(id);
-    if (answered === undefined) {
-      // A parse error or an invalid request is answered with id null (JSON-RPC 2.0 §5).
-      if (id === null && "error" in message) return;
-      this.report(
-        "protocol",
-        `Agent answered id ${JSON.stringify(id)}, which no pending client request has`,
-      );
-      return;
-    }
-    this.clientPending.delete(id);
-    if (answered === "session/new" && isObject(message.result)) {
-      const { sessionId } = message.result;
-      if (typeof sessionId === "string") this.sessions.add(sessionId);
-    }
-  }
-
-  /**
-   * Records a message whose direction is not known (a client's transcript) and returns its side:
-   * methods the schema lists as the agent's requests and notifications come from the agent, other
-   * methods from the client; a response from the side that did not send the request it answers
-   * (the latest pending one when both sides use the id).
-   */
-  observe(message: unknown): "client" | "agent" {
-    let from: "client" | "agent" = "agent";
-    if (isObject(message) && typeof message.method === "string") {
-      const { requests, notifications } = agentMessageDefs();
-      const agentMethod = requests.has(message.method) || notifications.has(message.method);
-      from = agentMethod ? "agent" : "client";
-    } else if (isObject(message) && isRequestId(message.id)) {
-      // When both sides await the id, the agent's request (nested in a client's) ends first.
-      from = this.agentPending.has(message.id) ? "client" : "agent";
-    }
-    if (from === "client") this.clientSent(message);
-    else this.agentSent(message);
-    return from;
-  }
-
-  private update(params: JsonObject): void {
-    const { sessionId, update } = params;
-    if (typeof sessionId !== "string" || !isObject(update)) return;
-    const kind = update.sessionUpdate;
-    if (!this.sessions.has(sessionId)) {
-      this.report(
-        "ordering",
-        `session/update ${JSON.stringify(kind)} for session "${sessionId}", which no session/new ` +
-          "answer has returned and no session/load or session/resume has named (yet)",
-      );
-    }
-    const toolCallId = update.toolCallId;
-    if (typeof toolCallId !== "string") return;
-    const announced = this.toolCalls.get(sessionId) ?? new Set<string>();
-    this.toolCalls.set(sessionId, announced);
-    if (kind === "tool_call") announced.add(toolCallId);
-    if (kind === "tool_call_update" && !announced.has(toolCallId)) {
-      this.report(
-        "ordering",
-        `tool_call_update for toolCallId "${toolCallId}" in session "${sessionId}" before any ` +
-          "tool_call announced it",
-      );
-    }
-  }
-
-  private report(kind: ViolationKind, message: string): void {
-    this.violations.push({ kind, message });
-  }
-}
-
-/** The `update` objects of `session/update` notifications, in order, for one session or all. */
-export function sessionUpdatesOf(
-  notifications: readonly unknown[],
-  sessionId?: string,
-): JsonObject[] {
-  const updates: JsonObject[] = [];
-  for (const notification of notifications) {
-    if (!isObject(notification) || notification.method !== "session/update") continue;
-    const params = notification.params;
-    if (!isObject(params) || !isObject(params.update)) continue;
-    if (sessionId !== undefined && params.sessionId !== sessionId) continue;
-    updates.push(params.update);
-  }
-  return updates;
-}
-
-/** The text of the `agent_message_chunk` updates, concatenated. */
-export function agentTextOf(notifications: readonly unknown[], sessionId?: string): string {
-  return sessionUpdatesOf(notifications, sessionId)
-    .filter((update) => update.sessionUpdate === "agent_message_chunk")
-    .map((update) => isObject(update.content) ? update.content.text : undefined)
-    .filter((text): text is string => typeof text === "string")
-    .join("");
-}
-
-/** The `tool_call` and `tool_call_update` updates, in order. */
-export function toolCallUpdatesOf(
-  notifications: readonly unknown[],
-  sessionId?: string,
-): JsonObject[] {
-  return sessionUpdatesOf(notifications, sessionId).filter((update) =>
-    update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update"
-  );
 }
 
 export interface AcpHarnessOptions {
@@ -262,20 +80,6 @@ export interface CloseResult {
 
 type RequestHandler = (params: unknown, request: JsonObject) => unknown;
 
-interface Pending {
-  readonly method: string;
-  readonly resolve: (response: AcpResponse) => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
-}
-
-interface Waiter {
-  readonly check: () => boolean;
-  readonly reject: (error: Error) => void;
-}
-
-const encoder = new TextEncoder();
-
 export class AcpHarness {
   readonly messages: LoggedMessage[] = [];
   /** Every notification the agent sent, in order. */
@@ -284,19 +88,11 @@ export class AcpHarness {
   /** Violations the harness itself finds (stdout, lifecycle); the monitor has the rest. */
   private readonly ownViolations: Violation[] = [];
   private readonly startedAt = performance.now();
-  private readonly child: Deno.ChildProcess;
-  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
-  private readonly stdoutReader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly stderrReader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly stdoutDone: Promise<void>;
-  private readonly stderrDone: Promise<void>;
-  private readonly pending = new Map<number, Pending>();
+  private readonly process: AgentProcess;
+  private readonly pending = new PendingRequests();
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly waiters = new Set<Waiter>();
-  private readonly stderrChunks: Uint8Array[] = [];
-  private stderrBytes = 0;
-  private stderrDropped = 0;
+  private readonly waiters = new Waiters();
   private nextId = 1;
   private exit: Deno.CommandStatus | undefined;
   private readonly status: Promise<Deno.CommandStatus>;
@@ -306,30 +102,13 @@ export class AcpHarness {
     this.monitor = new TrafficMonitor({ strictSchema: options.strictSchema });
     const [program, ...args] = options.command ?? [LAUNCHER, "acp", ...(options.args ?? [])];
     if (program === undefined) throw new Error("AcpHarness: the command is empty");
-    this.child = new Deno.Command(program, {
-      args,
-      cwd: options.cwd,
-      clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        HOME: options.home,
-        LANG: "C.UTF-8",
-        TZ: "UTC",
-        NO_COLOR: "1",
-        ...options.env,
-      },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.writer = this.child.stdin.getWriter();
-    this.stdoutReader = this.child.stdout.getReader();
-    this.stderrReader = this.child.stderr.getReader();
-    this.stdoutDone = this.readStdout();
-    this.stderrDone = this.readStderr();
-    this.status = this.child.status.then(async (status) => {
-      // Lines the agent wrote before exiting may still be in the pipe: read them first.
-      await within(this.stdoutDone, 2_000);
+    this.process = new AgentProcess(program, args, options, (line, terminated) => {
+      if (!terminated) {
+        this.stdoutProblem(`The last stdout line has no newline: ${JSON.stringify(clip(line))}`);
+      }
+      this.received(line);
+    });
+    this.status = this.process.status.then((status) => {
       this.exit = status;
       this.agentGone(
         `The agent exited (code ${status.code}${status.signal ? `, ${status.signal}` : ""})`,
@@ -351,27 +130,23 @@ export class AcpHarness {
   ): Promise<AcpResponse> {
     const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 120_000;
-    return new Promise<AcpResponse>((resolve, reject) => {
-      if (this.exit !== undefined) {
-        reject(
-          new AssertionError(
-            `The agent had exited: cannot send "${method}"\n${this.diagnostics()}`,
-          ),
-        );
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(
-          new AssertionError(
-            `No answer to request ${id} "${method}" within ${timeoutMs} ms\n${this.diagnostics()}`,
-          ),
-        );
-      }, timeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
-      this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) })
-        .catch((error) => this.settle(id, error));
-    });
+    if (this.exit !== undefined) {
+      return Promise.reject(
+        new AssertionError(`The agent had exited: cannot send "${method}"\n${this.diagnostics()}`),
+      );
+    }
+    const answer = this.pending.add(
+      id,
+      method,
+      timeoutMs,
+      () =>
+        new AssertionError(
+          `No answer to request ${id} "${method}" within ${timeoutMs} ms\n${this.diagnostics()}`,
+        ),
+    );
+    this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) })
+      .catch((error) => this.pending.settle(id, error));
+    return answer;
   }
 
   /** Sends a request and returns its result; an error answer fails the test. */
@@ -434,40 +209,15 @@ export class AcpHarness {
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const what = options.what ?? "the condition";
-    return new Promise<T>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-      };
-      const waiter: Waiter = {
-        check: () => {
-          const value = predicate();
-          if (!value) return false;
-          done();
-          resolve(value);
-          return true;
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      };
-      const timer = setTimeout(
-        () =>
-          waiter.reject(
-            new AssertionError(
-              `Timed out after ${timeoutMs} ms waiting for ${what}\n${this.diagnostics()}`,
-            ),
-          ),
-        timeoutMs,
-      );
-      this.waiters.add(waiter);
-      if (safeCheck(waiter)) return;
-      if (this.exit !== undefined) {
-        waiter.reject(
-          new AssertionError(`The agent had exited: no ${what}\n${this.diagnostics()}`),
-        );
-      }
+    return this.waiters.wait(predicate, {
+      timeoutMs,
+      timedOut: () =>
+        new AssertionError(
+          `Timed out after ${timeoutMs} ms waiting for ${what}\n${this.diagnostics()}`,
+        ),
+      ended: this.exit === undefined
+        ? undefined
+        : () => new AssertionError(`The agent had exited: no ${what}\n${this.diagnostics()}`),
     });
   }
 
@@ -497,8 +247,7 @@ export class AcpHarness {
 
   /** The end of stderr so far (bounded). */
   get stderr(): string {
-    const text = new TextDecoder().decode(concat(this.stderrChunks));
-    return this.stderrDropped > 0 ? `[${this.stderrDropped} bytes dropped]\n${text}` : text;
+    return this.process.stderr;
   }
 
   /** Fails on any recorded violation. */
@@ -530,7 +279,7 @@ export class AcpHarness {
   }
 
   private async shutdown(timeoutMs: number): Promise<CloseResult> {
-    await within(this.writer.close().catch(() => {}), timeoutMs);
+    await within(this.process.closeStdin(), timeoutMs);
     let status = await within(this.status, timeoutMs);
     if (status === undefined) {
       this.ownViolations.push({
@@ -540,22 +289,12 @@ export class AcpHarness {
     }
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
       if (status !== undefined) break;
-      try {
-        this.child.kill(signal);
-      } catch {
-        // It exited meanwhile.
-      }
+      this.process.kill(signal);
       status = await within(this.status, 2_000);
     }
     status ??= await this.status;
-    // A grandchild may hold stdout or stderr open after the agent exits: stop reading then.
-    if (await within(this.stdoutDone, 2_000) === undefined) {
-      await this.stdoutReader.cancel().catch(() => {});
-    }
-    if (await within(this.stderrDone, 2_000) === undefined) {
-      await this.stderrReader.cancel().catch(() => {});
-    }
-    await Promise.all([this.stdoutDone, this.stderrDone, ...this.inFlight]);
+    await this.process.stopReading();
+    await Promise.all(this.inFlight);
     this.agentGone("The harness closed the connection");
     return {
       code: status.code,
@@ -581,49 +320,7 @@ export class AcpHarness {
       }
     }
     this.messages.push({ from: "client", at: this.now(), line, message: parsed });
-    await this.writer.write(encoder.encode(line + "\n"));
-  }
-
-  private async readStdout(): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    while (true) {
-      const { done, value } = await this.stdoutReader.read().catch(() => ({
-        done: true,
-        value: undefined,
-      }));
-      if (done || value === undefined) break;
-      buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        this.received(line);
-      }
-    }
-    buffer += decoder.decode();
-    if (buffer !== "") {
-      this.stdoutProblem(`The last stdout line has no newline: ${JSON.stringify(clip(buffer))}`);
-      this.received(buffer);
-    }
-  }
-
-  private async readStderr(): Promise<void> {
-    const limit = this.options.stderrLimitBytes ?? 1024 * 1024;
-    while (true) {
-      const { done, value } = await this.stderrReader.read().catch(() => ({
-        done: true,
-        value: undefined,
-      }));
-      if (done || value === undefined) break;
-      this.stderrChunks.push(value);
-      this.stderrBytes += value.length;
-      while (this.stderrBytes > limit && this.stderrChunks.length > 1) {
-        const dropped = this.stderrChunks.shift()?.length ?? 0;
-        this.stderrBytes -= dropped;
-        this.stderrDropped += dropped;
-      }
-    }
+    await this.process.writeLine(line);
   }
 
   private received(line: string): void {
@@ -633,7 +330,7 @@ export class AcpHarness {
     } catch {
       this.messages.push({ from: "agent", at: this.now(), line, message: undefined });
       this.stdoutProblem(`A stdout line is not JSON: ${JSON.stringify(clip(line))}`);
-      this.checkWaiters();
+      this.waiters.checkAll();
       return;
     }
     this.messages.push({ from: "agent", at: this.now(), line, message });
@@ -643,7 +340,7 @@ export class AcpHarness {
       this.stdoutProblem(
         `A stdout line is not a JSON-RPC 2.0 message: ${JSON.stringify(clip(line))}`,
       );
-      this.checkWaiters();
+      this.waiters.checkAll();
       return;
     }
     this.monitor.agentSent(message);
@@ -651,79 +348,27 @@ export class AcpHarness {
       if ("id" in message) this.answer(message, message.method);
       else this.notifications.push(message);
     } else if (typeof message.id === "number" && this.pending.has(message.id)) {
-      this.settle(message.id, undefined, message);
+      this.pending.settle(message.id, undefined, message);
     }
-    this.checkWaiters();
+    this.waiters.checkAll();
   }
 
   private answer(request: JsonObject, method: string): void {
-    const id = isRequestId(request.id) ? request.id : null;
-    const handler = this.handlers.get(method);
     const task = (async () => {
-      let reply: JsonObject;
-      try {
-        if (handler === undefined) throw new RpcError(-32601, "Method not found", { method });
-        reply = { jsonrpc: "2.0", id, result: await handler(request.params, request) ?? {} };
-      } catch (error) {
-        const rpc = error instanceof RpcError
-          ? error
-          : new RpcError(-32603, error instanceof Error ? error.message : String(error));
-        reply = {
-          jsonrpc: "2.0",
-          id,
-          error: {
-            code: rpc.code,
-            message: rpc.message,
-            ...(rpc.data === undefined ? {} : { data: rpc.data }),
-          },
-        };
-      }
+      const reply = await replyTo(request, method, this.handlers.get(method));
       if (this.exit === undefined) await this.send(reply).catch(() => {});
     })();
     this.inFlight.add(task);
     task.finally(() => this.inFlight.delete(task));
   }
 
-  private settle(id: number, failure?: unknown, message?: JsonObject): void {
-    const pending = this.pending.get(id);
-    if (pending === undefined) return;
-    this.pending.delete(id);
-    clearTimeout(pending.timer);
-    if (message === undefined) {
-      pending.reject(failure instanceof Error ? failure : new Error(String(failure)));
-      return;
-    }
-    const error = message.error;
-    if (isObject(error)) {
-      pending.resolve({
-        id,
-        error: {
-          code: typeof error.code === "number" ? error.code : NaN,
-          message: typeof error.message === "string" ? error.message : "",
-          ...("data" in error ? { data: error.data } : {}),
-        },
-      });
-    } else {
-      pending.resolve({ id, result: message.result });
-    }
-  }
-
   private agentGone(reason: string): void {
-    for (const [id, pending] of this.pending) {
-      this.settle(
-        id,
-        new AssertionError(
-          `${reason} before answering request ${id} "${pending.method}"\n${this.diagnostics()}`,
-        ),
-      );
-    }
-    for (const waiter of this.waiters) {
-      if (!safeCheck(waiter)) waiter.reject(new AssertionError(`${reason}\n${this.diagnostics()}`));
-    }
-  }
-
-  private checkWaiters(): void {
-    for (const waiter of this.waiters) safeCheck(waiter);
+    this.pending.failAll((id, method) =>
+      new AssertionError(
+        `${reason} before answering request ${id} "${method}"\n${this.diagnostics()}`,
+      )
+    );
+    this.waiters.failAll(() => new AssertionError(`${reason}\n${this.diagnostics()}`));
   }
 
   private stdoutProblem(message: string): void {
@@ -745,37 +390,5 @@ export class AcpHarness {
     return `Last messages:\n${last.join("\n") || "  (none)"}\nStderr (end):\n${
       stderr || "  (empty)"
     }`;
-  }
-}
-
-function safeCheck(waiter: Waiter): boolean {
-  try {
-    return waiter.check();
-  } catch (error) {
-    waiter.reject(error instanceof Error ? error : new Error(String(error)));
-    return true;
-  }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
-/** The promise's value, or undefined after `ms` (the timer is always cleared). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -27,16 +27,10 @@
  * 3 timeout, 4 no session, 5 a permission was requested and none was approved (a denied
  * `fs/*` or `terminal/create` counts as well), 130 interrupted.
  */
-import {
-  agentTextOf,
-  isObject,
-  type JsonObject,
-  sessionUpdatesOf,
-  toolCallUpdatesOf,
-  TrafficMonitor,
-  type Violation,
-} from "./acp_harness.ts";
+import { agentTextOf, sessionUpdatesOf, toolCallUpdatesOf } from "./acp_session_updates.ts";
+import { TrafficMonitor, type Violation } from "./acp_traffic.ts";
 import { AssertionError } from "./assert.ts";
+import { isObject, type JsonObject } from "./json_object.ts";
 import { REPO_ROOT } from "./run_cli.ts";
 
 export const ACPX_CLI = `${REPO_ROOT}/node_modules/acpx/dist/cli.js`;

@@ -1,0 +1,80 @@
+/**
+ * A hermetic place for end-to-end runs: a project directory (the agent's launch cwd and the
+ * session cwd), a HOME holding the generated models (the launcher lets the agent read only those
+ * two), and a directory outside both for escape attempts. All real paths, removed afterwards.
+ */
+import { AcpHarness } from "../helpers/acp_harness.ts";
+
+export interface E2eProject {
+  readonly cwd: string;
+  readonly home: string;
+  readonly models: string;
+  /** Outside every allowed root. */
+  readonly outside: string;
+  /** Starts the real agent on `model`, initialized, with `extra` flags. */
+  startAgent(
+    model: string,
+    extra?: readonly string[],
+    clientCapabilities?: unknown,
+  ): Promise<AcpHarness>;
+  /** `session/new` in the project; returns the session id. */
+  newSession(agent: AcpHarness): Promise<string>;
+}
+
+export async function withE2eProject(
+  files: Readonly<Record<string, string>>,
+  fn: (project: E2eProject) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama_agent_e2e_" }));
+  const cwd = `${root}/project`;
+  const home = `${root}/home`;
+  const models = `${home}/models`;
+  const outside = `${root}/outside`;
+  for (const dir of [cwd, models, outside]) await Deno.mkdir(dir, { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    await Deno.writeTextFile(`${root}/${path}`, content);
+  }
+  try {
+    await fn({
+      cwd,
+      home,
+      models,
+      outside,
+      async startAgent(model, extra = [], clientCapabilities = {}) {
+        const agent = await AcpHarness.start({
+          cwd,
+          home,
+          args: [
+            "--model",
+            model,
+            "--threads",
+            "1",
+            "--gpu",
+            "off",
+            ...extra,
+          ],
+        });
+        await agent.call("initialize", { protocolVersion: 1, clientCapabilities });
+        return agent;
+      },
+      async newSession(agent) {
+        const created = await agent.call("session/new", { cwd, mcpServers: [] });
+        return (created as { sessionId: string }).sessionId;
+      },
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+) {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
