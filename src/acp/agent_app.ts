@@ -43,6 +43,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       answering(async () => {
         warnAboutMcpServers(config, params.mcpServers.length);
         const session = await store.create(params, client);
+        await session.transcript.flush();
         // After the response: a client must know the session id before updates name it.
         setTimeout(
           () =>
@@ -110,6 +111,8 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           });
         } finally {
           session.endTurn();
+          // When the client has the answer, the transcript holds the whole turn.
+          await session.transcript.flush();
         }
       }))
     .onNotification("session/cancel", ({ params }) => {

@@ -61,25 +61,58 @@ Deno.test("an unknown command or flag is a usage error with exit 2 and a hint", 
   assertStringIncludes(missing.stderr, "Missing argument EVENT");
 });
 
-Deno.test("the hooks commands and --version never load node-llama-cpp", async () => {
+interface GraphModule {
+  readonly specifier: string;
+  readonly dependencies?: readonly {
+    readonly isDynamic?: boolean;
+    readonly code?: { readonly specifier: string };
+    readonly type?: { readonly specifier: string };
+  }[];
+}
+
+/** Every module `entry` loads before it runs: its graph through static imports only. */
+async function staticGraph(entry: string): Promise<string[]> {
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", `${REPO_ROOT}/${entry}`],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(info.success, new TextDecoder().decode(info.stderr));
+  const graph: { roots: string[]; modules: GraphModule[]; redirects: Record<string, string> } = JSON
+    .parse(new TextDecoder().decode(info.stdout));
+  const bySpecifier = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const queue = [...graph.roots];
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    const resolved = graph.redirects[specifier] ?? specifier;
+    if (seen.has(resolved)) continue;
+    seen.add(resolved);
+    for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
+      if (dep.isDynamic) continue;
+      if (dep.code) queue.push(dep.code.specifier);
+    }
+  }
+  return [...seen];
+}
+
+Deno.test("no command loads node-llama-cpp at start-up: only the llama backend imports it, lazily", async () => {
   for (
     const entry of [
       "main.ts",
       "src/cli/hooks_list.ts",
       "src/cli/hooks_lint.ts",
       "src/cli/hooks_run.ts",
+      "src/cli/acp.ts",
     ]
   ) {
-    const info = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", `${REPO_ROOT}/${entry}`],
-      cwd: REPO_ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert(info.success, new TextDecoder().decode(info.stderr));
-    const graph = new TextDecoder().decode(info.stdout);
-    assert(graph.includes("hooks") || entry === "main.ts", `no graph for ${entry}`);
-    assert(!graph.includes("node-llama-cpp"), `${entry} reaches node-llama-cpp statically`);
+    const modules = await staticGraph(entry);
+    assert(modules.length > 3, `no graph for ${entry}`);
+    const llama = modules.filter((m) =>
+      m.includes("node-llama-cpp") || m.endsWith("/llama_model.ts")
+    );
+    assertEquals(llama, [], `${entry} reaches the llama backend statically`);
   }
 });
 
@@ -91,4 +124,22 @@ Deno.test("a --cwd outside the allowed roots is a clear error, not a stack trace
     assertStringIncludes(result.stderr, "llama-agent may only use files under");
     assert(!result.stderr.includes("    at "), result.stderr);
   });
+});
+
+Deno.test("node-llama-cpp is imported by exactly one source file", async () => {
+  const importers: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (
+        entry.name.endsWith(".ts") &&
+        /from "node-llama-cpp"|import\("node-llama-cpp"\)/.test(await Deno.readTextFile(path))
+      ) {
+        importers.push(path.slice(REPO_ROOT.length + 1));
+      }
+    }
+  };
+  await walk(`${REPO_ROOT}/src`);
+  assertEquals(importers, ["src/model/llama_model.ts"]);
 });
