@@ -15,6 +15,7 @@ import type {
 } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
+import { systemPrompt } from "./system_prompt.ts";
 
 export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
@@ -78,9 +79,11 @@ async function generateOnce(
 ): Promise<GenerateResult> {
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
-  const conversation: ConversationItem[] = segments.length > 0
-    ? [...session.conversation, { role: "assistant", segments: [...segments] }]
-    : session.conversation;
+  const conversation: ConversationItem[] = [
+    { role: "system", text: systemPrompt(session) },
+    ...session.conversation,
+    ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
+  ];
   const result = await deps.model.generate({
     conversation,
     tools: deps.tools,

@@ -1,0 +1,15 @@
+/**
+ * What the model is told before the conversation: who it is, where it works, and how its tools
+ * behave here. Constant for a session, so it stays in the model's cached prefix.
+ */
+import type { AgentSession } from "./agent_session.ts";
+
+export function systemPrompt(session: AgentSession): string {
+  const extra = session.additionalDirectories.length > 0
+    ? ` You may also use files under ${session.additionalDirectories.join(", ")}.`
+    : "";
+  return `You are llama-agent, a coding assistant working in the directory ${session.cwd}.${extra} ` +
+    "Use fs_read to read files, fs_write to create or replace a file, and shell to run commands; " +
+    "relative paths are taken from the working directory. A tool call may be refused by the user or " +
+    "a policy: then say so and do not retry it. Answer concisely.";
+}
