@@ -12,6 +12,7 @@ import { writeScriptedModel } from "../src/model/scripted_gguf.ts";
 import { LAUNCHER, REPO_ROOT } from "../tests/helpers/run_cli.ts";
 import { BenchAgent } from "./agent_client.ts";
 import { BareLlamaChat } from "./bare_llama_chat.ts";
+import { systemPrompt } from "../src/acp/system_prompt.ts";
 import { type Figure, measureInterleaved, median, printFigure } from "./bench_stats.ts";
 import { type CutTurn, msPerToken } from "./cut_turn.ts";
 import { childPids, commandLine, residentBytes } from "./proc_status.ts";
@@ -216,7 +217,11 @@ async function benchTurnThroughput(): Promise<void> {
       if (keep) agentTurns.push(turn);
     };
     const bareTurn = async (cutAfterMs: number, keep: boolean) => {
-      const turn = await bare.cutTurn(TURN_PROMPT, cutAfterMs);
+      const turn = await bare.cutTurn(
+        TURN_PROMPT,
+        cutAfterMs,
+        systemPrompt({ cwd: project, additionalDirectories: [] }),
+      );
       if (keep) bareTurns.push(turn);
     };
     // Warm-up, both at once: the agent's waits for its model to load.

@@ -43,13 +43,18 @@ export class BareLlamaChat {
 
   /**
    * Generates a reply to `text` (with the agent's tools offered) in a fresh context, and aborts
-   * it `cutAfterMs` after its first text; `cutAfterMs` 0 aborts at the first text.
+   * it `cutAfterMs` after its first text; `cutAfterMs` 0 aborts at the first text. `system` is
+   * the agent's own system prompt, so both sides evaluate the same prompt.
    */
-  async cutTurn(text: string, cutAfterMs: number): Promise<CutTurn> {
+  async cutTurn(text: string, cutAfterMs: number, system: string): Promise<CutTurn> {
     const { LlamaChat } = await import("node-llama-cpp");
     const { contextSize, threads } = this.options;
     const functions = toLlamaFunctions(toolDefinitions());
-    const history = [{ type: "user" as const, text }, { type: "model" as const, response: [] }];
+    const history = [
+      { type: "system" as const, text: system },
+      { type: "user" as const, text },
+      { type: "model" as const, response: [] },
+    ];
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let firstAt: number | undefined;

@@ -2,9 +2,12 @@
  * What the model is told before the conversation: who it is, where it works, and how its tools
  * behave here. Constant for a session, so it stays in the model's cached prefix.
  */
-import type { AgentSession } from "./agent_session.ts";
+export interface SessionPlace {
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+}
 
-export function systemPrompt(session: AgentSession): string {
+export function systemPrompt(session: SessionPlace): string {
   const extra = session.additionalDirectories.length > 0
     ? ` You may also use files under ${session.additionalDirectories.join(", ")}.`
     : "";
