@@ -11,6 +11,9 @@ import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import { invalidParams } from "./rpc_error.ts";
 
+/** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
+const CLOSE_WAIT_MS = 3_000;
+
 export interface AgentSessionInit {
   readonly id: string;
   readonly cwd: string;
@@ -39,7 +42,9 @@ export class AgentSession {
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   #modelSession: Promise<ModelSession> | undefined;
-  #turn: AbortController | undefined;
+  #turn:
+    | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
+    | undefined;
   #toolCallCount = 0;
 
   constructor(init: AgentSessionInit) {
@@ -94,21 +99,35 @@ export class AgentSession {
   /** Starts a turn; a client that sends a second prompt before the first answered gets -32602. */
   beginTurn(): AbortSignal {
     if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
-    this.#turn = new AbortController();
-    return this.#turn.signal;
+    this.#turn = { controller: new AbortController(), ended: Promise.withResolvers<void>() };
+    return this.#turn.controller.signal;
   }
 
   endTurn(): void {
+    this.#turn?.ended.resolve();
     this.#turn = undefined;
   }
 
   /** Aborts the turn in flight: generation, tools and pending permission requests. */
   cancel(): void {
-    this.#turn?.abort();
+    this.#turn?.controller.abort();
   }
 
+  /**
+   * Cancels the turn in flight and waits (a bounded time) for it to wind down, so that the tools
+   * it started are killed and reaped before the agent exits.
+   */
   async close(): Promise<void> {
+    const turn = this.#turn;
     this.cancel();
+    if (turn) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        turn.ended.promise,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
     await this.transcript.flush();
     const opened = this.#modelSession;
     this.#modelSession = undefined;

@@ -183,3 +183,31 @@ for (const escape of ["../outside/secret.txt", "link_to_secret"]) {
     });
   });
 }
+
+Deno.test("a client that goes away mid-command leaves no process behind", async () => {
+  const seconds = `28.${Math.floor(Math.random() * 1e6)}`;
+  const rules = JSON.stringify({ rules: [{ tool: "shell", decision: "allow" }] });
+  await withE2eProject({ "project/rules.json": rules }, async (p) => {
+    const model = await writeToolCallModel(p.models, {
+      toolName: "shell",
+      params: { command: `sleep ${seconds}` },
+      answer: "done",
+    });
+    const agent = await p.startAgent(model, [
+      "--permission-policy",
+      "rule-based",
+      "--rules",
+      "rules.json",
+    ]);
+    const sessionId = await p.newSession(agent);
+    const prompt = agent.request("session/prompt", { sessionId, prompt: text("wait") });
+    prompt.catch(() => {}); // never answered: the client leaves first
+    await waitUntil(
+      async () => (await livingPidsMatching(`sleep ${seconds}`)).length > 0,
+      "the shell to start",
+    );
+    const { code } = await agent.close({ allowViolations: true });
+    assertEquals(code, 0);
+    assertEquals(await livingPidsMatching(`sleep ${seconds}`), []);
+  });
+});
