@@ -8,12 +8,6 @@ import type { CliIo } from "./src/cli/command_spec.ts";
 
 const encoder = new TextEncoder();
 
-// Stdout is the protocol channel of `acp`: anything a library prints with console.log or
-// console.info (node-llama-cpp has such a path) must land on stderr instead.
-console.log = console.error;
-console.info = console.error;
-console.debug = console.error;
-
 const io: CliIo = {
   stdout: (text) => writeAll(Deno.stdout, text),
   stderr: (text) => writeAll(Deno.stderr, text),
@@ -23,6 +17,17 @@ const io: CliIo = {
   cwd: Deno.cwd(),
   stdinStream: () => Deno.stdin.readable,
   stdoutStream: () => Deno.stdout.writable,
+  async routeConsoleToStderr() {
+    // A whole console on stderr, not a few methods swapped: console.table, dir, count and the
+    // rest print through their own path. node:console costs ~50 ms to load, so only the
+    // protocol server asks for it.
+    const [{ Console }, { default: process }] = await Promise.all([
+      import("node:console"),
+      import("node:process"),
+    ]);
+    const stderrConsole: Console = new Console({ stdout: process.stderr, stderr: process.stderr });
+    globalThis.console = stderrConsole;
+  },
   onTermination(handler) {
     const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
     for (const signal of signals) Deno.addSignalListener(signal, handler);

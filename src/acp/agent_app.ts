@@ -10,7 +10,6 @@ import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
-import { untilAborted } from "./until_aborted.ts";
 import {
   applyConfigOption,
   applyMode,
@@ -47,7 +46,10 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         // After the response: a client must know the session id before updates name it.
         setTimeout(
           () =>
-            session.notify({ sessionUpdate: "available_commands_update", availableCommands: [] }),
+            session.sendState({
+              sessionUpdate: "available_commands_update",
+              availableCommands: [],
+            }),
           0,
         );
         return {
@@ -60,7 +62,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       answering(async () => {
         warnAboutMcpServers(config, params.mcpServers.length);
         const { session, replay } = await store.restore(params.sessionId, params, client);
-        for (const update of replay) session.notify(update);
+        for (const update of replay) session.replay(update);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
@@ -89,7 +91,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       answering(() => {
         const session = store.get(params.sessionId);
         if (applyConfigOption(session, params)) {
-          session.notify({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+          session.sendState({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
         }
         return Promise.resolve({ configOptions: sessionConfigOptions(session) });
       }))
@@ -99,15 +101,13 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         // Begun before the first await, so a cancel that follows the prompt at once is not lost.
         const signal = session.beginTurn();
         try {
-          const model = await untilAborted(session.modelSession(config.models), signal);
-          if (!model) return { stopReason: "cancelled" };
           const tools = await toolSetFor(session, config, clientCapabilities, client);
           return await runPromptTurn(session, params.prompt, signal, {
-            model,
+            openModel: () => session.modelSession(config.models),
             tools: tools.definitions,
             maxToolRounds: config.maxToolRounds,
-            runToolCall: (call, signal) =>
-              runToolCall(session, call, signal, { ...tools, rules: config.rules }),
+            runToolCall: (call, signal, budget) =>
+              runToolCall(session, call, signal, { ...tools, rules: config.rules, budget }),
           });
         } finally {
           session.endTurn();
@@ -137,8 +137,8 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
 }
 
 function announceModeChange(session: AgentSession): void {
-  session.notify({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
-  session.notify({
+  session.sendState({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+  session.sendState({
     sessionUpdate: "config_option_update",
     configOptions: sessionConfigOptions(session),
   });

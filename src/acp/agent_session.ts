@@ -63,7 +63,8 @@ export class AgentSession {
   modelSession(models: ModelProvider): Promise<ModelSession> {
     if (!this.#modelSession) {
       const opening = models.get().then((model) => model.openSession());
-      // A failed open is retried by the next prompt (the model may have been fixed meanwhile).
+      // Not kept when it fails: opening a context can fail for want of memory, which a later
+      // prompt may have (a model that failed to load stays failed: the provider keeps that).
       opening.catch(() => (this.#modelSession = undefined));
       this.#modelSession = opening;
     }
@@ -76,8 +77,18 @@ export class AgentSession {
     this.notify(update);
   }
 
-  /** Sends an update that is not part of the conversation (modes, commands): not replayed. */
-  notify(update: SessionUpdate): void {
+  /** Sends session state (modes, config, commands): recorded, but not part of a replay. */
+  sendState(update: SessionUpdate): void {
+    this.record({ type: "update", update, replay: false });
+    this.notify(update);
+  }
+
+  /** Sends an update from the transcript again (`session/load`): already recorded. */
+  replay(update: SessionUpdate): void {
+    this.notify(update);
+  }
+
+  private notify(update: SessionUpdate): void {
     this.client.notify("session/update", { sessionId: this.id, update }).catch((error) =>
       this.log(`Cannot send a session update: ${error}`)
     );
@@ -131,6 +142,10 @@ export class AgentSession {
     await this.transcript.flush();
     const opened = this.#modelSession;
     this.#modelSession = undefined;
-    if (opened) await opened.then((s) => s.dispose(), () => {});
+    // A context still being opened (the model may be downloading) is freed when it arrives:
+    // closing never waits for a load.
+    opened?.then((s) => s.dispose(), () => {}).catch((error) =>
+      this.log(`Cannot free the model context of session "${this.id}": ${error}`)
+    );
   }
 }

@@ -15,25 +15,24 @@ export interface ModelProvider {
 
 export function createModelProvider(load: (signal: AbortSignal) => Promise<Model>): ModelProvider {
   let loading: Promise<Model> | undefined;
+  let loaded: Model | undefined;
   const abandon = new AbortController();
   const start = () => {
-    loading ??= load(abandon.signal);
-    // A background load that fails must not be an unhandled rejection: get() reports it.
-    loading.catch(() => {});
+    if (!loading) {
+      loading = load(abandon.signal);
+      // A background load that fails must not be an unhandled rejection: get() reports it.
+      loading.then((model) => (loaded = model), () => {});
+    }
     return loading;
   };
   return {
     get: start,
     warmUp: () => void start(),
     async dispose() {
-      if (!loading) return;
-      // A download or load still running is abandoned, not awaited: exit must not wait on it.
       abandon.abort();
-      try {
-        await (await loading).dispose();
-      } catch {
-        // Nothing loaded, nothing to free.
-      }
+      if (loaded) return await loaded.dispose();
+      // A download or load still running is abandoned, not awaited: exit must not wait on it.
+      loading?.then((model) => model.dispose(), () => {});
     },
   };
 }

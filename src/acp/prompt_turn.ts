@@ -16,15 +16,27 @@ import type {
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import { systemPrompt } from "./system_prompt.ts";
+import { untilAborted } from "./until_aborted.ts";
+import { AgentError, errorMessage } from "../error.ts";
 
 export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
 export interface TurnDeps {
-  readonly model: ModelSession;
+  /** The session's model context, opened (or loaded) on first use. */
+  readonly openModel: () => Promise<ModelSession>;
   readonly tools: readonly ToolDefinition[];
   readonly maxToolRounds: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
-  readonly runToolCall: (call: RequestedToolCall, signal: AbortSignal) => Promise<ToolCallSegment>;
+  readonly runToolCall: (
+    call: RequestedToolCall,
+    signal: AbortSignal,
+    budget: ResultBudget,
+  ) => Promise<ToolCallSegment>;
+}
+
+/** How much of a tool result the model may be shown, from its context size. */
+export interface ResultBudget {
+  readonly maxChars: number | undefined;
 }
 
 interface TokenTotals {
@@ -33,7 +45,11 @@ interface TokenTotals {
   generated: number;
 }
 
-/** Runs a turn the caller has begun (`session.beginTurn()`), under its signal. */
+/**
+ * Runs a turn the caller has begun (`session.beginTurn()`), under its signal. Whatever happens —
+ * an answer, a limit, a cancel, a failure — the prompt, the assistant's message so far and the
+ * outcome are in the conversation and the transcript before this returns or throws.
+ */
 export async function runPromptTurn(
   session: AgentSession,
   prompt: readonly ContentBlock[],
@@ -42,8 +58,11 @@ export async function runPromptTurn(
 ): Promise<PromptResponse> {
   const segments: AssistantSegment[] = [];
   const tokens: TokenTotals = { prompt: 0, evaluated: 0, generated: 0 };
-  const finish = (stopReason: StopReason): PromptResponse => {
+  const closeMessage = () => {
     if (segments.length > 0) session.conversation.push({ role: "assistant", segments });
+  };
+  const finish = (stopReason: StopReason): PromptResponse => {
+    closeMessage();
     const response: PromptResponse = { stopReason, _meta: { tokens: { ...tokens } } };
     session.record({ type: "response", stopReason, _meta: response._meta ?? undefined });
     return response;
@@ -51,29 +70,51 @@ export async function runPromptTurn(
   const text = promptText(prompt);
   session.record({ type: "prompt", prompt: [...prompt], text });
   session.conversation.push({ role: "user", text });
-  if (signal.aborted) return finish("cancelled");
-  let toolRounds = 0;
-  for (let round = 0;; round++) {
-    const result = await generateOnce(session, deps, segments, signal);
-    if (round === 0) tokens.prompt = result.tokens.prompt;
-    tokens.evaluated += result.tokens.evaluated;
-    tokens.generated += result.tokens.generated;
-    if (signal.aborted || result.stop === "cancelled") return finish("cancelled");
-    if (result.toolCalls.length === 0) return finish(stopReasonOf(result.stop));
-    if (toolRounds >= deps.maxToolRounds) return finish("max_turn_requests");
-    toolRounds++;
-    for (const call of result.toolCalls) {
-      if (signal.aborted) break;
-      segments.push(await deps.runToolCall(call, signal));
+  try {
+    const model = await untilAborted(deps.openModel(), signal);
+    if (!model || signal.aborted) return finish("cancelled");
+    // One character per context token: a token is ~3-4 characters of text, so one result can
+    // take at most about a third of the context and the conversation goes on after it.
+    const budget: ResultBudget = { maxChars: model.contextSize };
+    let toolRounds = 0;
+    for (let round = 0;; round++) {
+      let result: GenerateResult;
+      try {
+        result = await generateOnce(session, model, deps.tools, segments, signal);
+      } catch (error) {
+        // Tool results filled the context: the turn ends at the limit, as acp.md asks. A prompt
+        // that does not fit at all is the user's to fix, and its error says how.
+        if (round > 0 && error instanceof AgentError && error.code === "CONTEXT_FULL") {
+          session.log(error.message);
+          return finish("max_tokens");
+        }
+        throw error;
+      }
+      if (round === 0) tokens.prompt = result.tokens.prompt;
+      tokens.evaluated += result.tokens.evaluated;
+      tokens.generated += result.tokens.generated;
+      if (signal.aborted || result.stop === "cancelled") return finish("cancelled");
+      if (result.toolCalls.length === 0) return finish(stopReasonOf(result.stop));
+      if (toolRounds >= deps.maxToolRounds) return finish("max_turn_requests");
+      toolRounds++;
+      for (const call of result.toolCalls) {
+        if (signal.aborted) break;
+        segments.push(await deps.runToolCall(call, signal, budget));
+      }
+      if (signal.aborted) return finish("cancelled");
     }
-    if (signal.aborted) return finish("cancelled");
+  } catch (error) {
+    closeMessage();
+    session.record({ type: "failure", message: errorMessage(error) });
+    throw error;
   }
 }
 
 /** One model call: streams its text and thoughts as they come, each as one message. */
 async function generateOnce(
   session: AgentSession,
-  deps: TurnDeps,
+  model: ModelSession,
+  tools: readonly ToolDefinition[],
   segments: AssistantSegment[],
   signal: AbortSignal,
 ): Promise<GenerateResult> {
@@ -84,9 +125,9 @@ async function generateOnce(
     ...session.conversation,
     ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
   ];
-  const result = await deps.model.generate({
+  const result = await model.generate({
     conversation,
-    tools: deps.tools,
+    tools,
     signal,
     onTextChunk(text) {
       if (text === "") return;

@@ -12,6 +12,7 @@ import {
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { TranscriptWriter } from "../agent/transcript_writer.ts";
+import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import { AgentSession } from "./agent_session.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
@@ -69,6 +70,11 @@ export class SessionStore {
       throw invalidParams(read.message);
     }
     const replay = replayUpdates(read.transcript.records);
+    if (live?.turnRunning) {
+      throw invalidParams(
+        `session "${sessionId}" is running a prompt: cancel it before loading it again`,
+      );
+    }
     if (live) return { session: live, replay };
     const { cwd, additionalDirectories } = await this.#checkPlace(place);
     const session = new AgentSession({
@@ -80,7 +86,7 @@ export class SessionStore {
       transcript: await TranscriptWriter.open(path, this.config.log),
       client,
       log: this.config.log,
-      toolCallsSoFar: read.transcript.records.filter((r) => r.type === "tool_call").length,
+      toolCallsSoFar: highestToolCallNumber(read.transcript.records),
     });
     this.#sessions.set(sessionId, session);
     return { session, replay };
@@ -140,4 +146,18 @@ export class SessionStore {
     }
     return { cwd: place.cwd, additionalDirectories };
   }
+}
+
+/**
+ * The highest `call_N` the client has seen announced, so new ids never repeat one: a call that
+ * was announced but never finished (the agent was killed mid-tool) counts too.
+ */
+function highestToolCallNumber(records: readonly TranscriptRecord[]): number {
+  let highest = 0;
+  for (const record of records) {
+    if (record.type !== "update" || record.update.sessionUpdate !== "tool_call") continue;
+    const number = Number(/^call_(\d+)$/.exec(record.update.toolCallId)?.[1] ?? 0);
+    highest = Math.max(highest, number);
+  }
+  return highest;
 }

@@ -18,12 +18,15 @@ import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import type { RequestedToolCall } from "../model/model.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { AgentSession } from "./agent_session.ts";
-import type { ToolCallSegment } from "./prompt_turn.ts";
+import type { ResultBudget, ToolCallSegment } from "./prompt_turn.ts";
+import { commandContent, fitToBudget } from "./tool_call_content.ts";
+import { errorMessage } from "../error.ts";
 import type { ToolPlaces } from "./tool_set.ts";
 import { untilAborted } from "./until_aborted.ts";
 
 export interface ToolCallDeps extends ToolPlaces {
   readonly rules: readonly PermissionRule[];
+  readonly budget: ResultBudget;
 }
 
 export async function runToolCall(
@@ -48,10 +51,14 @@ export async function runToolCall(
     status: "pending",
     rawInput: call.input,
     locations: presentation.locations,
+    content: commandContent(capability, call.input),
     _meta: { tool_name: call.name },
   });
 
-  const execution = await gateAndDispatch(session, call, capability, toolCallId, signal, deps);
+  const execution = await gateAndDispatch(session, call, capability, toolCallId, signal, deps)
+    // Whatever fails here, the announced call still gets its final update and the model a result.
+    .catch((error) => refused(`Internal error while running ${call.name}: ${errorMessage(error)}`));
+  const result = fitToBudget(execution.modelText, deps.budget);
   session.send({
     sessionUpdate: "tool_call_update",
     toolCallId,
@@ -66,9 +73,9 @@ export async function runToolCall(
     name: call.name,
     input: call.input,
     status: execution.status,
-    result: execution.modelText,
+    result,
   });
-  return { type: "tool_call", name: call.name, input: call.input, result: execution.modelText };
+  return { type: "tool_call", name: call.name, input: call.input, result };
 }
 
 async function gateAndDispatch(
@@ -125,6 +132,9 @@ async function permitted(
     input: call.input,
     cwd: session.cwd,
   });
+  const content = await proposedChange(session, call, capability, signal, deps);
+  // Cancelled while the diff was read: no dialog should flash up in the editor.
+  if (signal.aborted) return false;
   const asking = session.client.request("session/request_permission", {
     sessionId: session.id,
     toolCall: {
@@ -134,7 +144,7 @@ async function permitted(
       status: "pending",
       rawInput: call.input,
       locations: presentation.locations,
-      content: await proposedChange(session, call, capability, signal, deps),
+      content,
     },
     options: permissionOptions(call.name),
   }, { cancellationSignal: signal });
@@ -144,7 +154,10 @@ async function permitted(
   return answer.decision === "allow";
 }
 
-/** For a write, the diff it would make, so the user sees the change before allowing it. */
+/**
+ * What the user is asked to allow: a write's diff, a command's full text, so the change is seen
+ * before it is made.
+ */
 async function proposedChange(
   session: AgentSession,
   call: RequestedToolCall,
@@ -152,6 +165,7 @@ async function proposedChange(
   signal: AbortSignal,
   deps: ToolCallDeps,
 ): Promise<ToolCallContent[]> {
+  if (capability === "shell") return commandContent(capability, call.input);
   if (capability !== "fs_write") return [];
   const parsed = parseToolInput(capability, call.input, call.name);
   if (!parsed.ok || parsed.value.capability !== "fs_write") return [];

@@ -1,9 +1,10 @@
 /**
  * The tools of one prompt turn: what the model is offered, and where each capability runs — the
- * client's `fs/*` and `terminal/*` when it advertised them, locally (confined) otherwise.
+ * client's `fs/*` and `terminal/*` when it advertised them, locally otherwise; files are confined
+ * to the allowed roots either way.
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
-import { allowedRoots } from "../agent/allowed_roots.ts";
+import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
 import { ClientFileAccess } from "../agent/client_file_access.ts";
 import type { ClientRequest } from "../agent/client_request.ts";
 import { ClientShellRunner } from "../agent/client_shell_runner.ts";
@@ -43,13 +44,34 @@ export async function toolSetFor(
   const fs = capabilities.fs ?? {};
   // Each direction is chosen on its own: a client may serve reads but not writes.
   const files: FileAccess = {
-    readTextFile: (path: string, options: FileReadOptions) =>
-      (fs.readTextFile ? remote : local).readTextFile(path, options),
-    writeTextFile: (path: string, content: string, options: FileWriteOptions) =>
-      (fs.writeTextFile ? remote : local).writeTextFile(path, content, options),
+    readTextFile: async (path: string, options: FileReadOptions) => {
+      if (!fs.readTextFile) return await local.readTextFile(path, options);
+      const refused = await outsideRoots(path, "read", session.cwd, roots);
+      return refused ?? await remote.readTextFile(path, options);
+    },
+    writeTextFile: async (path: string, content: string, options: FileWriteOptions) => {
+      if (!fs.writeTextFile) return await local.writeTextFile(path, content, options);
+      const refused = await outsideRoots(path, "write", session.cwd, roots);
+      return refused ?? await remote.writeTextFile(path, content, options);
+    },
   };
   const shell: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request })
     : new LocalShellRunner({});
   return { definitions: toolDefinitions(), files, shell };
+}
+
+/**
+ * The editor would serve any path it can open, but the model gets the same reach whichever side
+ * does the I/O: the allowed roots. (An auto-approved read must not fetch ~/.ssh through the editor.)
+ */
+async function outsideRoots(
+  path: string,
+  verb: "read" | "write",
+  cwd: string,
+  roots: readonly string[],
+): Promise<{ ok: false; failure: "refused"; message: string } | undefined> {
+  const confined = await confinePath(path, { cwd, roots });
+  if (confined.ok) return undefined;
+  return { ok: false, failure: "refused", message: `Cannot ${verb} "${path}": ${confined.reason}` };
 }

@@ -58,19 +58,45 @@ function invalid(path: string, index: number, detail: string): TranscriptReadRes
   };
 }
 
-/** What `session/load` sends: each prompt as user message chunks, then every recorded update. */
+/**
+ * What `session/load` sends: each prompt as user message chunks, then every recorded
+ * conversation update. A client terminal does not outlive its command, so a call that ran in one
+ * is replayed with its output as text, and the update that only embedded the live terminal is
+ * left out.
+ */
 export function replayUpdates(records: readonly TranscriptRecord[]): SessionUpdate[] {
+  const results = new Map<string, string>();
+  for (const record of records) {
+    if (record.type === "tool_call") results.set(record.toolCallId, record.result);
+  }
   const updates: SessionUpdate[] = [];
   for (const record of records) {
     if (record.type === "prompt") {
       for (const content of record.prompt) {
         updates.push({ sessionUpdate: "user_message_chunk", content });
       }
-    } else if (record.type === "update") {
-      updates.push(record.update);
+    } else if (record.type === "update" && record.replay !== false) {
+      const update = withoutTerminals(record.update, results);
+      if (update) updates.push(update);
     }
   }
   return updates;
+}
+
+function withoutTerminals(
+  update: SessionUpdate,
+  results: ReadonlyMap<string, string>,
+): SessionUpdate | undefined {
+  if (
+    update.sessionUpdate !== "tool_call_update" ||
+    !update.content?.some((c) => c.type === "terminal")
+  ) {
+    return update;
+  }
+  if (!update.status) return undefined;
+  const text = results.get(update.toolCallId) ?? "(the command's output was not recorded)";
+  const content = update.content.filter((c) => c.type !== "terminal");
+  return { ...update, content: [{ type: "content", content: { type: "text", text } }, ...content] };
 }
 
 /**
@@ -118,6 +144,7 @@ export function conversationFromTranscript(
         break;
       case "session":
       case "response":
+      case "failure":
         break;
       default:
         record satisfies never;

@@ -29,7 +29,12 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     /** The prompt as the model received it. */
     text: z.string(),
   }),
-  z.looseObject({ type: z.literal("update"), update: SessionUpdateField }),
+  z.looseObject({
+    type: z.literal("update"),
+    update: SessionUpdateField,
+    /** False for session state (modes, commands): recorded, but not part of what a load replays. */
+    replay: z.boolean().optional(),
+  }),
   z.looseObject({
     type: z.literal("tool_call"),
     toolCallId: z.string(),
@@ -40,6 +45,8 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     /** What the model was shown as the result. */
     result: z.string(),
   }),
+  /** A prompt that ended in an error instead of a response. */
+  z.looseObject({ type: z.literal("failure"), message: z.string() }),
   z.looseObject({
     type: z.literal("response"),
     stopReason: StopReasonField,

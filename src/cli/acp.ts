@@ -109,6 +109,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     numbers[name] = Number(value);
   }
 
+  await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
   let rules: readonly PermissionRule[] = [];
   const rulesFlag = text("rules");

@@ -43,6 +43,8 @@ export interface CliIo {
   /** The raw byte streams, for the protocol server (`acp`); taken once. */
   readonly stdinStream: () => ReadableStream<Uint8Array>;
   readonly stdoutStream: () => WritableStream<Uint8Array>;
+  /** From now on, everything printed through the console goes to stderr (stdout is protocol). */
+  readonly routeConsoleToStderr: () => Promise<void>;
   /** Calls `handler` on SIGINT or SIGTERM; returns a function that stops listening. */
   readonly onTermination: (handler: () => void) => () => void;
 }

@@ -165,12 +165,23 @@ async function checkGgufFile(path: string): Promise<void> {
   }
 }
 
+/** How node-llama-cpp 3.21 says that the history cannot be made to fit the context. */
+const CONTEXT_OVERFLOW_MESSAGES = [
+  "context size is too small",
+  "fits the context size",
+  "Failed to compress chat history",
+];
+
 class LlamaSession implements ModelSession {
   constructor(
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     private readonly chat: LlamaChat,
   ) {}
+
+  get contextSize(): number {
+    return this.context.contextSize;
+  }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const history = toLlamaHistory(request.conversation) satisfies ChatHistoryItem[];
@@ -214,10 +225,8 @@ class LlamaSession implements ModelSession {
       // Aborted before any text: node-llama-cpp throws the signal's reason instead of returning.
       if (request.signal.aborted) return finish("cancelled");
       const message = errorMessage(error);
-      if (
-        message.includes("context size is too small") || message.includes("fits the context size")
-      ) {
-        // Nothing generated: the prompt alone does not fit, and no retry can change that.
+      if (CONTEXT_OVERFLOW_MESSAGES.some((known) => message.includes(known))) {
+        // Nothing generated in this call: what the model was given does not fit.
         if (text === "") {
           throw new AgentError(
             "CONTEXT_FULL",

@@ -75,6 +75,8 @@ export interface GenerateResult {
 
 /** One conversation's state in the model (a context sequence for llama). */
 export interface ModelSession {
+  /** The context size in tokens, where there is one (a scripted session has none). */
+  readonly contextSize?: number;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   dispose(): Promise<void>;
 }

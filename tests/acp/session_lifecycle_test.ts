@@ -114,6 +114,11 @@ Deno.test("set_mode and set_config_option keep the mode in sync and announce cha
       value: "rule-based",
     });
     assertEquals(set.configOptions.find((o) => o.id === "mode")?.currentValue, "rule-based");
+    await new Promise((r) => setTimeout(r, 10));
+    const modeUpdates = t.updates.map((u) => u.update).flatMap((u) =>
+      u.sessionUpdate === "current_mode_update" ? [u.currentModeId] : []
+    );
+    assertEquals(modeUpdates, ["always-ask", "rule-based"]);
     const flag = await t.agent.request("session/set_config_option", {
       sessionId,
       configId: "stop_hooks_continue",

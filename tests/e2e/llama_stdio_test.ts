@@ -190,7 +190,8 @@ Deno.test("a client that goes away mid-command leaves no process behind", async 
   await withE2eProject({ "project/rules.json": rules }, async (p) => {
     const model = await writeToolCallModel(p.models, {
       toolName: "shell",
-      params: { command: `sleep ${seconds}` },
+      // The shell ignores SIGTERM: only the SIGKILL that follows the grace time ends it.
+      params: { command: `trap "" TERM; sleep ${seconds}; sleep ${seconds}` },
       answer: "done",
     });
     const agent = await p.startAgent(model, [
