@@ -17,6 +17,7 @@ import {
   sessionModes,
 } from "./session_config.ts";
 import { SessionStore } from "./session_store.ts";
+import { runSessionStartHooks } from "./session_start_hooks.ts";
 import { runToolCall } from "./tool_call_step.ts";
 import { toolSetFor } from "./tool_set.ts";
 
@@ -42,16 +43,14 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       answering(async () => {
         warnAboutMcpServers(config, params.mcpServers.length);
         const session = await store.create(params, client);
+        // The transcript holds the session record before the first hook reads transcript_path.
         await session.transcript.flush();
+        const notices = await startSession(store, session, "startup");
         // After the response: a client must know the session id before updates name it.
-        setTimeout(
-          () =>
-            session.sendState({
-              sessionUpdate: "available_commands_update",
-              availableCommands: [],
-            }),
-          0,
-        );
+        setTimeout(() => {
+          session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
+          for (const notice of notices) session.notice(notice);
+        }, 0);
         return {
           sessionId: session.id,
           modes: sessionModes(session),
@@ -62,13 +61,16 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       answering(async () => {
         warnAboutMcpServers(config, params.mcpServers.length);
         const { session, replay } = await store.restore(params.sessionId, params, client);
+        const notices = await startSession(store, session, "resume");
         for (const update of replay) session.replay(update);
+        for (const notice of notices) session.notice(notice);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
       answering(async () => {
         warnAboutMcpServers(config, params.mcpServers?.length ?? 0);
         const { session } = await store.restore(params.sessionId, params, client);
+        for (const notice of await startSession(store, session, "resume")) session.notice(notice);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest(
@@ -106,8 +108,8 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
             openModel: () => session.modelSession(config.models),
             tools: tools.definitions,
             maxToolRounds: config.maxToolRounds,
-            runToolCall: (call, signal, budget) =>
-              runToolCall(session, call, signal, { ...tools, rules: config.rules, budget }),
+            runToolCall: (call, turn) =>
+              runToolCall(session, call, turn, { ...tools, rules: config.rules }),
           });
         } finally {
           session.endTurn();
@@ -120,6 +122,16 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
     });
 
   return { app, shutdown: () => store.closeAll() };
+}
+
+/** SessionStart, once per session id in this process: a load after a load fires nothing. */
+async function startSession(
+  store: SessionStore,
+  session: AgentSession,
+  source: "startup" | "resume",
+): Promise<string[]> {
+  if (!store.markStarted(session.id)) return [];
+  return await runSessionStartHooks(session, source);
 }
 
 function initializeResponse(config: AgentConfig): InitializeResponse {

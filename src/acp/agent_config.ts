@@ -3,7 +3,9 @@
  */
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
+import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { ModelProvider } from "./model_provider.ts";
+import type { FiringObserver } from "./session_hook_firer.ts";
 
 export interface AgentConfig {
   readonly models: ModelProvider;
@@ -16,6 +18,13 @@ export interface AgentConfig {
   readonly rules: readonly PermissionRule[];
   readonly maxToolRounds: number;
   readonly version: string;
+  /**
+   * Runs the hook handlers of a session whose allowed roots are `roots` (an `agent` hook reads
+   * files under them).
+   */
+  readonly hookRunner: (roots: readonly string[]) => HandlerRunner;
+  /** Sees every hook firing of every session (`hooks test`). */
+  readonly observeFiring?: FiringObserver;
   /** Everything the agent has to say goes to stderr through this. */
   readonly log: (line: string) => void;
 }

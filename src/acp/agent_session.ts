@@ -10,6 +10,8 @@ import type { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import { invalidParams } from "./rpc_error.ts";
+import { NOTICE_META_KEY } from "./hook_notices.ts";
+import type { SessionHookFirer } from "./session_hook_firer.ts";
 
 /** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
 const CLOSE_WAIT_MS = 3_000;
@@ -21,6 +23,7 @@ export interface AgentSessionInit {
   readonly mode: PermissionModeId;
   readonly conversation: ConversationItem[];
   readonly transcript: TranscriptWriter;
+  readonly hooks: SessionHookFirer;
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   /** Tool calls the transcript already holds, so ids stay unique across a load. */
@@ -39,6 +42,11 @@ export class AgentSession {
   readonly alwaysAllowed = new Set<string>();
   readonly alwaysRejected = new Set<string>();
   readonly transcript: TranscriptWriter;
+  readonly hooks: SessionHookFirer;
+  /** What SessionStart hooks gave the model, for the start of its context. */
+  startContext: readonly string[] = [];
+  /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
+  readonly background = new AbortController();
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   #modelSession: Promise<ModelSession> | undefined;
@@ -54,6 +62,7 @@ export class AgentSession {
     this.mode = init.mode;
     this.conversation = init.conversation;
     this.transcript = init.transcript;
+    this.hooks = init.hooks;
     this.client = init.client;
     this.log = init.log;
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
@@ -81,6 +90,16 @@ export class AgentSession {
   sendState(update: SessionUpdate): void {
     this.record({ type: "update", update, replay: false });
     this.notify(update);
+  }
+
+  /** Shows the user something no model should read (hook notices): a marked agent message. */
+  notice(text: string): void {
+    this.send({
+      sessionUpdate: "agent_message_chunk",
+      messageId: crypto.randomUUID(),
+      content: { type: "text", text },
+      _meta: { [NOTICE_META_KEY]: true },
+    });
   }
 
   /** Sends an update from the transcript again (`session/load`): already recorded. */
@@ -131,6 +150,7 @@ export class AgentSession {
   async close(): Promise<void> {
     const turn = this.#turn;
     this.cancel();
+    this.background.abort();
     if (turn) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([

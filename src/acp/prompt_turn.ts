@@ -1,7 +1,8 @@
 /**
- * One prompt turn (acp.md "A prompt turn"): the model generates, streaming text and thoughts;
- * each tool call it makes goes through the tool-call step; the results go back to the model;
- * this repeats until the model answers without tools, a limit is hit, or the client cancels.
+ * One prompt turn (acp.md "A prompt turn"): UserPromptSubmit hooks; the model generates,
+ * streaming text and thoughts; each tool call it makes goes through the tool-call step; the
+ * results go back to the model; this repeats until the model answers without tools, a limit is
+ * hit, or the client cancels; then the Stop hooks.
  */
 import type { ContentBlock, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
 import type {
@@ -13,11 +14,19 @@ import type {
   RequestedToolCall,
   ToolDefinition,
 } from "../model/model.ts";
+import { AgentError, errorMessage } from "../error.ts";
+import { stopFeedbackMessage, systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import { systemPrompt } from "./system_prompt.ts";
+import type { ToolCallOutcome, ToolTurn } from "./tool_call_step.ts";
+import {
+  fireNotification,
+  runStopHooks,
+  runUserPromptSubmitHooks,
+  type TurnHookContext,
+} from "./turn_hooks.ts";
 import { untilAborted } from "./until_aborted.ts";
-import { AgentError, errorMessage } from "../error.ts";
 
 export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
@@ -27,11 +36,7 @@ export interface TurnDeps {
   readonly tools: readonly ToolDefinition[];
   readonly maxToolRounds: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
-  readonly runToolCall: (
-    call: RequestedToolCall,
-    signal: AbortSignal,
-    budget: ResultBudget,
-  ) => Promise<ToolCallSegment>;
+  readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
 }
 
 /** How much of a tool result the model may be shown, from its context size. */
@@ -39,16 +44,14 @@ export interface ResultBudget {
   readonly maxChars: number | undefined;
 }
 
-interface TokenTotals {
-  prompt: number;
-  evaluated: number;
-  generated: number;
-}
+/** Stop blocks fed back to the model per turn, when "stop hooks continue the turn" is on. */
+export const MAX_STOP_CONTINUATIONS = 8;
 
 /**
  * Runs a turn the caller has begun (`session.beginTurn()`), under its signal. Whatever happens —
- * an answer, a limit, a cancel, a failure — the prompt, the assistant's message so far and the
- * outcome are in the conversation and the transcript before this returns or throws.
+ * an answer, a limit, a cancel, a hook's refusal, a failure — the prompt, the assistant's message
+ * so far and the outcome are in the conversation and the transcript before this returns or
+ * throws.
  */
 export async function runPromptTurn(
   session: AgentSession,
@@ -56,68 +59,149 @@ export async function runPromptTurn(
   signal: AbortSignal,
   deps: TurnDeps,
 ): Promise<PromptResponse> {
-  const segments: AssistantSegment[] = [];
-  const tokens: TokenTotals = { prompt: 0, evaluated: 0, generated: 0 };
-  const closeMessage = () => {
-    if (segments.length > 0) session.conversation.push({ role: "assistant", segments });
-  };
-  const finish = (stopReason: StopReason): PromptResponse => {
-    closeMessage();
-    const response: PromptResponse = { stopReason, _meta: { tokens: { ...tokens } } };
-    session.record({ type: "response", stopReason, _meta: response._meta ?? undefined });
-    return response;
-  };
+  const turn = new TurnState(session, { promptId: crypto.randomUUID(), signal });
   const text = promptText(prompt);
-  session.record({ type: "prompt", prompt: [...prompt], text });
-  session.conversation.push({ role: "user", text });
   try {
-    const model = await untilAborted(deps.openModel(), signal);
-    if (!model || signal.aborted) return finish("cancelled");
-    // One character per context token: a token is ~3-4 characters of text, so one result can
-    // take at most about a third of the context and the conversation goes on after it.
-    const budget: ResultBudget = { maxChars: model.contextSize };
-    let toolRounds = 0;
-    for (let round = 0;; round++) {
-      let result: GenerateResult;
-      try {
-        result = await generateOnce(session, model, deps.tools, segments, signal);
-      } catch (error) {
-        // Tool results filled the context: the turn ends at the limit, as acp.md asks. A prompt
-        // that does not fit at all is the user's to fix, and its error says how.
-        if (round > 0 && error instanceof AgentError && error.code === "CONTEXT_FULL") {
-          session.log(error.message);
-          return finish("max_tokens");
-        }
-        throw error;
+    const gate = await runUserPromptSubmitHooks(session, prompt, turn.hookContext);
+    if (gate.kind !== "go" || signal.aborted) {
+      // Not kept in the model's history: the model never saw this prompt.
+      session.record({ type: "prompt", prompt: [...prompt], text, refused: true });
+      if (signal.aborted) return turn.finish("cancelled");
+      if (gate.kind === "refused") {
+        session.notice(gate.message);
+        return turn.finish("refusal");
       }
-      if (round === 0) tokens.prompt = result.tokens.prompt;
-      tokens.evaluated += result.tokens.evaluated;
-      tokens.generated += result.tokens.generated;
-      if (signal.aborted || result.stop === "cancelled") return finish("cancelled");
-      if (result.toolCalls.length === 0) return finish(stopReasonOf(result.stop));
-      if (toolRounds >= deps.maxToolRounds) return finish("max_turn_requests");
-      toolRounds++;
-      for (const call of result.toolCalls) {
-        if (signal.aborted) break;
-        segments.push(await deps.runToolCall(call, signal, budget));
-      }
-      if (signal.aborted) return finish("cancelled");
+      if (gate.kind === "stopped") turn.meta.hook_stop_reason = gate.stopReason ?? "";
+      return turn.finish("end_turn");
     }
+    const forModel = gate.forModel.map((line) => systemReminder(line) + "\n\n").join("");
+    session.record({ type: "prompt", prompt: [...prompt], text: forModel + text });
+    session.conversation.push({ role: "user", text: forModel + text });
+    const model = await untilAborted(deps.openModel(), signal);
+    if (!model || signal.aborted) return turn.finish("cancelled");
+    return await runModelLoop(turn, model, deps);
   } catch (error) {
-    closeMessage();
+    turn.closeMessage();
     session.record({ type: "failure", message: errorMessage(error) });
     throw error;
   }
 }
 
+/** Generate, run the tools asked for, repeat; at the end, the Stop hooks may ask for more. */
+async function runModelLoop(
+  turn: TurnState,
+  model: ModelSession,
+  deps: TurnDeps,
+): Promise<PromptResponse> {
+  const { session, hookContext: { signal } } = turn;
+  // One character per context token: a token is ~3-4 characters of text, so one result can
+  // take at most about a third of the context and the conversation goes on after it.
+  const toolTurn = { ...turn.hookContext, budget: { maxChars: model.contextSize } };
+  let toolRounds = 0;
+  let continuations = 0;
+  for (let round = 0;; round++) {
+    let stop: StopReason;
+    let result: GenerateResult | undefined;
+    try {
+      result = await generateOnce(turn, model, deps.tools);
+    } catch (error) {
+      // Tool results filled the context: the turn ends at the limit, as acp.md asks. A prompt
+      // that does not fit at all is the user's to fix, and its error says how.
+      if (round === 0 || !(error instanceof AgentError) || error.code !== "CONTEXT_FULL") {
+        throw error;
+      }
+      session.log(error.message);
+    }
+    if (result) {
+      turn.count(result, round === 0);
+      if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
+    }
+    if (!result) stop = "max_tokens";
+    else if (result.toolCalls.length === 0) stop = stopReasonOf(result.stop);
+    else if (toolRounds >= deps.maxToolRounds) stop = "max_turn_requests";
+    else {
+      toolRounds++;
+      for (const call of result.toolCalls) {
+        if (signal.aborted) break;
+        const outcome = await deps.runToolCall(call, toolTurn);
+        turn.segments.push(outcome.segment);
+        if (outcome.halt) {
+          turn.meta.hook_stop_reason = outcome.halt.stopReason ?? "";
+          return turn.finish("end_turn");
+        }
+      }
+      if (signal.aborted) return turn.finish("cancelled");
+      continue;
+    }
+
+    const stopGate = await runStopHooks(session, turn.hookContext, {
+      stopHookActive: continuations > 0,
+      lastAssistantMessage: turn.lastText(),
+    });
+    if (signal.aborted) return turn.finish("cancelled");
+    delete turn.meta.hook_should_continue;
+    delete turn.meta.hook_reason;
+    if (stopGate.kind === "halt") turn.meta.hook_stop_reason = stopGate.stopReason ?? "";
+    if (stopGate.kind !== "block") return turn.finish(stop);
+    turn.meta.hook_should_continue = true;
+    turn.meta.hook_reason = stopGate.reason;
+    if (!session.stopHooksContinue || stop !== "end_turn") return turn.finish(stop);
+    if (continuations >= MAX_STOP_CONTINUATIONS) return turn.finish("max_turn_requests");
+    continuations++;
+    turn.feedBack(systemReminder(stopFeedbackMessage(stopGate.reason)));
+  }
+}
+
+/** What one turn has said and counted so far, and how it ends. */
+class TurnState {
+  segments: AssistantSegment[] = [];
+  readonly tokens = { prompt: 0, evaluated: 0, generated: 0 };
+  /** The response's `_meta` besides `tokens` (the hook keys of acp.md). */
+  readonly meta: Record<string, unknown> = {};
+
+  constructor(readonly session: AgentSession, readonly hookContext: TurnHookContext) {}
+
+  count(result: GenerateResult, first: boolean): void {
+    if (first) this.tokens.prompt = result.tokens.prompt;
+    this.tokens.evaluated += result.tokens.evaluated;
+    this.tokens.generated += result.tokens.generated;
+  }
+
+  /** The assistant's last text in this turn (Stop's `last_assistant_message`). */
+  lastText(): string {
+    const last = this.segments.findLast((s) => s.type === "text");
+    return last?.type === "text" ? last.text : "";
+  }
+
+  closeMessage(): void {
+    if (this.segments.length > 0) {
+      this.session.conversation.push({ role: "assistant", segments: this.segments });
+    }
+    this.segments = [];
+  }
+
+  /** Hook text the model reads as the next message of the conversation. */
+  feedBack(text: string): void {
+    this.closeMessage();
+    this.session.conversation.push({ role: "user", text });
+    this.session.record({ type: "hook_feedback", text });
+  }
+
+  finish(stopReason: StopReason): PromptResponse {
+    this.closeMessage();
+    const meta = { ...this.meta, tokens: { ...this.tokens } };
+    this.session.record({ type: "response", stopReason, _meta: meta });
+    return { stopReason, _meta: meta };
+  }
+}
+
 /** One model call: streams its text and thoughts as they come, each as one message. */
 async function generateOnce(
-  session: AgentSession,
+  turn: TurnState,
   model: ModelSession,
   tools: readonly ToolDefinition[],
-  segments: AssistantSegment[],
-  signal: AbortSignal,
 ): Promise<GenerateResult> {
+  const { session, segments } = turn;
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
   const conversation: ConversationItem[] = [
@@ -125,29 +209,36 @@ async function generateOnce(
     ...session.conversation,
     ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
   ];
+  let text = "";
+  let thought = "";
   const result = await model.generate({
     conversation,
     tools,
-    signal,
-    onTextChunk(text) {
-      if (text === "") return;
-      appendText(segments, "text", text);
+    signal: turn.hookContext.signal,
+    onTextChunk(chunk) {
+      if (chunk === "") return;
+      text += chunk;
+      appendText(segments, "text", chunk);
       session.send({
         sessionUpdate: "agent_message_chunk",
         messageId,
-        content: { type: "text", text },
+        content: { type: "text", text: chunk },
       });
     },
-    onThoughtChunk(text) {
-      if (text === "") return;
-      appendText(segments, "thought", text);
+    onThoughtChunk(chunk) {
+      if (chunk === "") return;
+      thought += chunk;
+      appendText(segments, "thought", chunk);
       session.send({
         sessionUpdate: "agent_thought_chunk",
         messageId: thoughtId,
-        content: { type: "text", text },
+        content: { type: "text", text: chunk },
       });
     },
   });
+  // Once per finished message, never per chunk, and never holding up the turn.
+  fireNotification(session, turn.hookContext.promptId, "agent_thought", thought);
+  fireNotification(session, turn.hookContext.promptId, "agent_message", text);
   return result;
 }
 

@@ -14,6 +14,8 @@ import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import type { AgentConfig } from "./agent_config.ts";
+import { hookPermissionMode, type PermissionModeId } from "../agent/permission_policy.ts";
+import { createSessionHookFirer, type SessionHookFirer } from "./session_hook_firer.ts";
 import { AgentSession } from "./agent_session.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
 
@@ -24,6 +26,8 @@ export interface SessionPlace {
 
 export class SessionStore {
   readonly #sessions = new Map<string, AgentSession>();
+  /** Sessions whose SessionStart has fired in this process, closed ones included. */
+  readonly #started = new Set<string>();
 
   constructor(private readonly config: AgentConfig) {}
 
@@ -38,18 +42,45 @@ export class SessionStore {
       additionalDirectories,
       createdAt: new Date().toISOString(),
     });
-    const session = new AgentSession({
+    const session: AgentSession = new AgentSession({
       id,
       cwd,
       additionalDirectories,
       mode: this.config.defaultMode,
       conversation: [],
       transcript,
+      hooks: await this.#openHooks(id, cwd, additionalDirectories, () => session.mode),
       client,
       log: this.config.log,
     });
     this.#sessions.set(id, session);
     return session;
+  }
+
+  /** The session's hooks: one settings-chain read, for the session's whole life. */
+  async #openHooks(
+    id: string,
+    cwd: string,
+    additionalDirectories: readonly string[],
+    mode: () => PermissionModeId,
+  ): Promise<SessionHookFirer> {
+    const roots = await allowedRoots({
+      launchCwd: this.config.launchCwd,
+      home: this.config.home,
+      additionalDirectories,
+    });
+    return await createSessionHookFirer({
+      session: {
+        id,
+        cwd,
+        transcriptPath: this.#transcriptPath(id),
+        permissionMode: () => hookPermissionMode(mode()),
+      },
+      home: this.config.home,
+      runHandler: this.config.hookRunner(roots),
+      log: this.config.log,
+      observe: this.config.observeFiring,
+    });
   }
 
   /**
@@ -77,19 +108,27 @@ export class SessionStore {
     }
     if (live) return { session: live, replay };
     const { cwd, additionalDirectories } = await this.#checkPlace(place);
-    const session = new AgentSession({
+    const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
       additionalDirectories,
       mode: this.config.defaultMode,
       conversation: conversationFromTranscript(read.transcript.records),
       transcript: await TranscriptWriter.open(path, this.config.log),
+      hooks: await this.#openHooks(sessionId, cwd, additionalDirectories, () => session.mode),
       client,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(read.transcript.records),
     });
     this.#sessions.set(sessionId, session);
     return { session, replay };
+  }
+
+  /** True the first time for an id: SessionStart fires once per session id per process. */
+  markStarted(sessionId: string): boolean {
+    if (this.#started.has(sessionId)) return false;
+    this.#started.add(sessionId);
+    return true;
   }
 
   get(sessionId: string): AgentSession {

@@ -6,6 +6,9 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AssistantSegment, ConversationItem } from "../model/model.ts";
 import { type SessionRecord, TranscriptRecord } from "./transcript_record.ts";
 
+/** Marks an agent message that is a hook's notice to the user, not the model's words. */
+export const NOTICE_META_KEY = "llama-agent/notice";
+
 export interface Transcript {
   readonly session: SessionRecord;
   readonly records: readonly TranscriptRecord[];
@@ -120,11 +123,18 @@ export function conversationFromTranscript(
   for (const record of records) {
     switch (record.type) {
       case "prompt":
+        if (record.refused) break;
+        closeAssistant();
+        items.push({ role: "user", text: record.text });
+        break;
+      case "hook_feedback":
         closeAssistant();
         items.push({ role: "user", text: record.text });
         break;
       case "update": {
         const update = record.update;
+        // Hook notices are for the user: the model never read them.
+        if (update._meta?.[NOTICE_META_KEY]) break;
         if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
           appendText("text", update.content.text);
         } else if (

@@ -26,9 +26,13 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("prompt"),
     prompt: z.array(ContentBlockField),
-    /** The prompt as the model received it. */
+    /** The prompt as the model received it (with what UserPromptSubmit hooks added). */
     text: z.string(),
+    /** A hook refused it: the model never saw it. */
+    refused: z.boolean().optional(),
   }),
+  /** Hook text the model read as a message of its own (a Stop hook's feedback). */
+  z.looseObject({ type: z.literal("hook_feedback"), text: z.string() }),
   z.looseObject({
     type: z.literal("update"),
     update: SessionUpdateField,

@@ -9,6 +9,7 @@ import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
+import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
 import {
@@ -159,6 +160,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    hookRunner: () => createHandlerRunner({}),
     version: VERSION,
     log,
   };

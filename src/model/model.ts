@@ -42,6 +42,11 @@ export interface GenerateRequest {
   readonly signal: AbortSignal;
   /** Cap on generated tokens for this call; the backend's default when absent. */
   readonly maxTokens?: number;
+  /**
+   * A JSON schema the answer must satisfy (a grammar for llama): the reply text is then one JSON
+   * value. Never given together with tools.
+   */
+  readonly responseSchema?: Readonly<Record<string, unknown>>;
   onTextChunk(text: string): void;
   onThoughtChunk(text: string): void;
 }

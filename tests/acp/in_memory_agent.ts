@@ -11,6 +11,7 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent_app.ts";
+import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
 import type { AgentConfig } from "../../src/acp/agent_config.ts";
 import { createModelProvider } from "../../src/acp/model_provider.ts";
 import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
@@ -76,6 +77,7 @@ export async function withInMemoryAgent(
     defaultMode: options.mode ?? "auto-approve-reads",
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
+    hookRunner: () => createHandlerRunner({}),
     version: "0.0.0-test",
     log: (line) => logs.push(line),
   };

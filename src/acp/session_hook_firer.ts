@@ -1,0 +1,81 @@
+/**
+ * A session's hooks: its settings chain, read once when the session starts, and the one way the
+ * seams fire an event — the matching registrations, the payload in Claude Code's shape with the
+ * session's current permission mode, run through the engine under the caller's signal.
+ */
+import type { FiredEventName } from "../hooks/event_table.ts";
+import { formatDiagnostic } from "../hooks/diagnostic.ts";
+import type { HandlerRunner } from "../hooks/handler_runner.ts";
+import { fireHooks, type HookFiring } from "../hooks/hook_engine.ts";
+import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
+import { selectRegistrations } from "../hooks/registry.ts";
+import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+
+/** Who is firing: read at each firing, so `permission_mode` follows the session's mode. */
+export interface HookSessionView {
+  readonly id: string;
+  readonly cwd: string;
+  readonly transcriptPath: string;
+  permissionMode(): PermissionMode;
+}
+
+export interface FireOptions {
+  /** The `session/prompt` this firing belongs to; absent on SessionStart. */
+  readonly promptId?: string;
+  /** Aborting it kills the running hooks. */
+  readonly signal?: AbortSignal;
+}
+
+export interface SessionHookFirer {
+  readonly hooks: SessionHooks;
+  /** Whether any registration exists for `event`: seams skip building payloads when not. */
+  has(event: FiredEventName): boolean;
+  fire<E extends FiredEventName>(
+    event: E,
+    matcherValue: string | null,
+    fields: EventFields[E],
+    options?: FireOptions,
+  ): Promise<HookFiring>;
+}
+
+/** Observes every firing of every session (`hooks test` records them). */
+export type FiringObserver = (sessionId: string, firing: HookFiring) => void;
+
+export async function createSessionHookFirer(options: {
+  readonly session: HookSessionView;
+  readonly home: string | undefined;
+  readonly runHandler: HandlerRunner;
+  readonly log: (line: string) => void;
+  readonly observe?: FiringObserver;
+}): Promise<SessionHookFirer> {
+  const { session, runHandler, observe } = options;
+  const hooks = await loadSessionHooks(session.cwd, options.home);
+  // Configuration problems are data: the session goes on with the valid entries, and says so.
+  for (const diagnostic of hooks.loaded.diagnostics) {
+    options.log(`hooks: ${formatDiagnostic(diagnostic)}`);
+  }
+  return {
+    hooks,
+    has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
+    async fire(event, matcherValue, fields, fireOptions = {}) {
+      const { matched } = selectRegistrations(hooks.registry, event, matcherValue);
+      const payload = buildPayload(event, {
+        sessionId: session.id,
+        transcriptPath: session.transcriptPath,
+        cwd: session.cwd,
+        promptId: fireOptions.promptId,
+        permissionMode: session.permissionMode(),
+      }, fields);
+      const firing = await fireHooks({
+        event,
+        matcherValue,
+        payload,
+        registrations: matched,
+        runHandler,
+        context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
+      });
+      observe?.(session.id, firing);
+      return firing;
+    },
+  };
+}

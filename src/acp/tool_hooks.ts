@@ -1,0 +1,132 @@
+/**
+ * PreToolUse and PostToolUse / PostToolUseFailure at the dispatch seam (hooks.md §4, §5): what
+ * the hooks decided, turned into what the seam does — deny, stop the turn, rewrite the input,
+ * force or skip the permission prompt — and the words the model reads (§10).
+ */
+import { joinedContext } from "../hooks/decision.ts";
+import {
+  additionalContextMessage,
+  blockingErrorMessage,
+  preToolUseDeniedMessage,
+  stoppedContinuationNotice,
+} from "../hooks/hook_messages.ts";
+import type { ToolExecution } from "../agent/tool_executor.ts";
+import type { AgentSession } from "./agent_session.ts";
+import { hookNotices } from "./hook_notices.ts";
+import type { TurnHookContext } from "./turn_hooks.ts";
+
+export interface HookedCall {
+  readonly toolCallId: string;
+  /** As the model emitted it: matchers and `tool_name` see this. */
+  readonly name: string;
+  readonly input: unknown;
+}
+
+export type PreToolGate =
+  | {
+    readonly kind: "go";
+    /** The input to dispatch: a hook's `updatedInput`, or the model's. */
+    readonly input: unknown;
+    readonly rewritten: boolean;
+    /** A hook's `allow` (skip the prompt) or `ask` (prompt even if the policy would not). */
+    readonly permission: "allow" | "ask" | null;
+    /** For the model, after the result. */
+    readonly forModel: readonly string[];
+  }
+  /** Not dispatched; the model reads `modelText` as the result. */
+  | { readonly kind: "deny"; readonly reason: string; readonly modelText: string }
+  /** `continue:false`: not dispatched, and the turn ends after this call. */
+  | { readonly kind: "halt"; readonly stopReason: string | null; readonly modelText: string };
+
+export async function runPreToolUseHooks(
+  session: AgentSession,
+  turn: TurnHookContext,
+  call: HookedCall,
+): Promise<PreToolGate> {
+  if (!session.hooks.has("PreToolUse")) {
+    return { kind: "go", input: call.input, rewritten: false, permission: null, forModel: [] };
+  }
+  const { decision } = await session.hooks.fire("PreToolUse", call.name, {
+    tool_name: call.name,
+    tool_input: call.input,
+    tool_use_id: call.toolCallId,
+  }, turn);
+  for (const notice of hookNotices(decision, call.name)) session.notice(notice);
+  const verdict = decision.verdict;
+  switch (verdict.kind) {
+    case "stop":
+      return {
+        kind: "halt",
+        stopReason: verdict.stopReason,
+        modelText: stoppedContinuationNotice("PreToolUse", call.name, verdict.stopReason),
+      };
+    case "block":
+      return {
+        kind: "deny",
+        reason: verdict.reason,
+        modelText: preToolUseDeniedMessage(call.name, verdict.reason),
+      };
+    case "none":
+    case "allow":
+    case "ask": {
+      const context = joinedContext(decision);
+      return {
+        kind: "go",
+        input: decision.updatedInput?.input ?? call.input,
+        rewritten: decision.updatedInput !== null,
+        permission: verdict.kind === "none" ? null : verdict.kind,
+        forModel: context === null
+          ? []
+          : [additionalContextMessage("PreToolUse", call.name, context)],
+      };
+    }
+    default:
+      return verdict satisfies never;
+  }
+}
+
+export interface PostToolOutcome {
+  /** Appended to the result the model reads. */
+  readonly forModel: readonly string[];
+  /** `continue:false`: the turn ends after this call. */
+  readonly halt: { readonly stopReason: string | null } | null;
+}
+
+const NOTHING: PostToolOutcome = { forModel: [], halt: null };
+
+/** Only for a call that was dispatched: PostToolUse when it succeeded, PostToolUseFailure if not. */
+export async function runPostToolHooks(
+  session: AgentSession,
+  turn: TurnHookContext,
+  call: HookedCall,
+  execution: ToolExecution,
+  durationMs: number,
+): Promise<PostToolOutcome> {
+  const event = execution.status === "completed" ? "PostToolUse" : "PostToolUseFailure";
+  if (!session.hooks.has(event)) return NOTHING;
+  const common = { tool_name: call.name, tool_input: call.input, tool_use_id: call.toolCallId };
+  const { decision } = event === "PostToolUse"
+    ? await session.hooks.fire(event, call.name, {
+      ...common,
+      tool_response: execution.rawOutput,
+      duration_ms: durationMs,
+    }, turn)
+    : await session.hooks.fire(event, call.name, {
+      ...common,
+      error: execution.modelText,
+      is_interrupt: execution.interrupted,
+      duration_ms: durationMs,
+    }, turn);
+  for (const notice of hookNotices(decision, call.name)) session.notice(notice);
+  const forModel: string[] = [];
+  const context = joinedContext(decision);
+  if (context !== null) forModel.push(additionalContextMessage(event, call.name, context));
+  const verdict = decision.verdict;
+  if (verdict.kind === "block") {
+    for (const block of verdict.blocks) {
+      forModel.push(blockingErrorMessage(event, call.name, block.command, block.reason));
+    }
+  }
+  const halt = verdict.kind === "stop" ? { stopReason: verdict.stopReason } : null;
+  return { forModel, halt };
+}

@@ -1,0 +1,128 @@
+/**
+ * The turn's own hook steps (hooks.md §4): UserPromptSubmit before the model is invoked, Stop
+ * when the turn would end, and Notification after each finished message — the last never delays
+ * the stream: it runs beside the turn and only its notices come back.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { joinedContext } from "../hooks/decision.ts";
+import {
+  additionalContextMessage,
+  userPromptBlockedMessage,
+  userPromptSubmitSuccessMessage,
+} from "../hooks/hook_messages.ts";
+import type { AgentSession } from "./agent_session.ts";
+import { hookNotices } from "./hook_notices.ts";
+
+export interface TurnHookContext {
+  readonly promptId: string;
+  readonly signal: AbortSignal;
+}
+
+export type PromptGate =
+  /** Go on; `forModel` goes to the model with the prompt. */
+  | { readonly kind: "go"; readonly forModel: readonly string[] }
+  /** Blocked: the model is never invoked; `message` is shown to the client. */
+  | { readonly kind: "refused"; readonly message: string }
+  /** `continue:false`: the turn ends before the model is invoked. */
+  | { readonly kind: "stopped"; readonly stopReason: string | null };
+
+const GO: PromptGate = { kind: "go", forModel: [] };
+
+export async function runUserPromptSubmitHooks(
+  session: AgentSession,
+  prompt: readonly ContentBlock[],
+  turn: TurnHookContext,
+): Promise<PromptGate> {
+  if (!session.hooks.has("UserPromptSubmit")) return GO;
+  const text = hookPromptText(prompt);
+  const { decision } = await session.hooks.fire("UserPromptSubmit", null, { prompt: text }, turn);
+  for (const notice of hookNotices(decision, null)) session.notice(notice);
+  const verdict = decision.verdict;
+  if (verdict.kind === "stop") return { kind: "stopped", stopReason: verdict.stopReason };
+  if (verdict.kind === "block") {
+    return { kind: "refused", message: userPromptBlockedMessage(verdict.reason, text) };
+  }
+  const forModel = decision.texts.map((said) => userPromptSubmitSuccessMessage(said.text));
+  const context = joinedContext(decision);
+  if (context !== null) forModel.push(additionalContextMessage("UserPromptSubmit", null, context));
+  return { kind: "go", forModel };
+}
+
+/**
+ * The prompt as UserPromptSubmit hooks read it: text blocks joined with "\n", a resource link as
+ * its URI, an embedded resource as its text.
+ */
+export function hookPromptText(prompt: readonly ContentBlock[]): string {
+  return prompt.flatMap((block) => {
+    switch (block.type) {
+      case "text":
+        return [block.text];
+      case "resource_link":
+        return [block.uri];
+      case "resource":
+        return "text" in block.resource ? [block.resource.text] : [block.resource.uri];
+      case "image":
+      case "audio":
+        return [];
+      default:
+        return block satisfies never;
+    }
+  }).join("\n");
+}
+
+export type StopGate =
+  | { readonly kind: "stop" }
+  /** A hook asked to keep going, with its reason. */
+  | { readonly kind: "block"; readonly reason: string }
+  /** `continue:false`. */
+  | { readonly kind: "halt"; readonly stopReason: string | null };
+
+const STOP: StopGate = { kind: "stop" };
+
+export async function runStopHooks(
+  session: AgentSession,
+  turn: TurnHookContext,
+  fields: { readonly stopHookActive: boolean; readonly lastAssistantMessage: string },
+): Promise<StopGate> {
+  if (!session.hooks.has("Stop")) return STOP;
+  const { decision } = await session.hooks.fire("Stop", null, {
+    stop_hook_active: fields.stopHookActive,
+    last_assistant_message: fields.lastAssistantMessage,
+  }, turn);
+  for (const notice of hookNotices(decision, null)) session.notice(notice);
+  const verdict = decision.verdict;
+  if (verdict.kind === "stop") return { kind: "halt", stopReason: verdict.stopReason };
+  if (verdict.kind === "block") return { kind: "block", reason: verdict.reason };
+  return STOP;
+}
+
+export type NotificationType = "agent_message" | "agent_thought" | "plan";
+
+const NOTIFICATION_TITLES: Record<NotificationType, string> = {
+  agent_message: "llama-agent message",
+  agent_thought: "llama-agent thought",
+  plan: "llama-agent plan",
+};
+
+/**
+ * Fires Notification for one finished message without waiting for it: the stream never waits
+ * on these hooks. They end with the session (its background signal), not with the turn.
+ */
+export function fireNotification(
+  session: AgentSession,
+  promptId: string,
+  type: NotificationType,
+  message: string,
+): void {
+  if (message === "" || !session.hooks.has("Notification")) return;
+  session.hooks.fire("Notification", type, {
+    notification_type: type,
+    message,
+    title: NOTIFICATION_TITLES[type],
+  }, { promptId, signal: session.background.signal })
+    .then(({ decision }) => {
+      if (session.background.signal.aborted) return;
+      for (const notice of hookNotices(decision, null)) session.notice(notice);
+    })
+    .catch((error) => session.log(`Notification hooks failed: ${error}`));
+}
