@@ -22,7 +22,13 @@ import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.
 export interface InMemoryOptions {
   readonly script?: ModelScript;
   readonly model?: () => Promise<Model>;
+  /** Files of the project (the session cwd), e.g. `.claude/settings.json`. */
   readonly files?: Readonly<Record<string, string>>;
+  /** Files of HOME, e.g. `.claude/settings.json`. */
+  readonly homeFiles?: Readonly<Record<string, string>>;
+  /** Runs the hook handlers (real subprocesses by default). */
+  readonly hookRunner?: AgentConfig["hookRunner"];
+  readonly observeFiring?: AgentConfig["observeFiring"];
   readonly mode?: PermissionModeId;
   readonly rules?: readonly PermissionRule[];
   readonly maxToolRounds?: number;
@@ -58,11 +64,16 @@ export async function withInMemoryAgent(
   const home = `${root}/home`;
   await Deno.mkdir(cwd);
   await Deno.mkdir(home);
-  for (const [path, content] of Object.entries(options.files ?? {})) {
-    const full = `${cwd}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, content);
-  }
+  const write = async (base: string, files: Readonly<Record<string, string>>) => {
+    for (const [path, content] of Object.entries(files)) {
+      const full = `${base}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(full, content);
+      if (path.endsWith(".sh")) await Deno.chmod(full, 0o755);
+    }
+  };
+  await write(cwd, options.files ?? {});
+  await write(home, options.homeFiles ?? {});
   const envTable: Record<string, string> = { HOME: home };
   const env = (name: string) => envTable[name];
   const logs: string[] = [];
@@ -77,7 +88,8 @@ export async function withInMemoryAgent(
     defaultMode: options.mode ?? "auto-approve-reads",
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
-    hookRunner: () => createHandlerRunner({}),
+    hookRunner: options.hookRunner ?? (() => createHandlerRunner({ killGraceMs: 200 })),
+    observeFiring: options.observeFiring,
     version: "0.0.0-test",
     log: (line) => logs.push(line),
   };
