@@ -130,8 +130,10 @@ async function startSession(
   session: AgentSession,
   source: "startup" | "resume",
 ): Promise<string[]> {
-  if (!store.markStarted(session.id)) return [];
-  return await runSessionStartHooks(session, source);
+  if (!store.markStarted(session)) return [];
+  const notices = await runSessionStartHooks(session, source);
+  store.rememberStartContext(session);
+  return notices;
 }
 
 function initializeResponse(config: AgentConfig): InitializeResponse {

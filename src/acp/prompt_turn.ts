@@ -237,8 +237,8 @@ async function generateOnce(
     },
   });
   // Once per finished message, never per chunk, and never holding up the turn.
-  fireNotification(session, turn.hookContext.promptId, "agent_thought", thought);
-  fireNotification(session, turn.hookContext.promptId, "agent_message", text);
+  fireNotification(session, turn.hookContext, "agent_thought", thought);
+  fireNotification(session, turn.hookContext, "agent_message", text);
   return result;
 }
 

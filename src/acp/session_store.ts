@@ -26,8 +26,11 @@ export interface SessionPlace {
 
 export class SessionStore {
   readonly #sessions = new Map<string, AgentSession>();
-  /** Sessions whose SessionStart has fired in this process, closed ones included. */
-  readonly #started = new Set<string>();
+  /**
+   * Sessions whose SessionStart has fired in this process, closed ones included, with what it
+   * gave the model: a session closed and loaded again keeps its starting context.
+   */
+  readonly #started = new Map<string, readonly string[]>();
 
   constructor(private readonly config: AgentConfig) {}
 
@@ -125,10 +128,19 @@ export class SessionStore {
   }
 
   /** True the first time for an id: SessionStart fires once per session id per process. */
-  markStarted(sessionId: string): boolean {
-    if (this.#started.has(sessionId)) return false;
-    this.#started.add(sessionId);
+  markStarted(session: AgentSession): boolean {
+    const context = this.#started.get(session.id);
+    if (context !== undefined) {
+      session.startContext = context;
+      return false;
+    }
+    this.#started.set(session.id, []);
     return true;
+  }
+
+  /** Keeps what SessionStart gave the model, for a later load of the same session. */
+  rememberStartContext(session: AgentSession): void {
+    this.#started.set(session.id, session.startContext);
   }
 
   get(sessionId: string): AgentSession {

@@ -106,22 +106,24 @@ const NOTIFICATION_TITLES: Record<NotificationType, string> = {
 
 /**
  * Fires Notification for one finished message without waiting for it: the stream never waits
- * on these hooks. They end with the session (its background signal), not with the turn.
+ * on these hooks. They may outlive a turn that ends normally; a cancel of their turn, or the
+ * session's close, kills them like every other hook.
  */
 export function fireNotification(
   session: AgentSession,
-  promptId: string,
+  turn: TurnHookContext,
   type: NotificationType,
   message: string,
 ): void {
   if (message === "" || !session.hooks.has("Notification")) return;
+  const signal = AbortSignal.any([turn.signal, session.background.signal]);
   session.hooks.fire("Notification", type, {
     notification_type: type,
     message,
     title: NOTIFICATION_TITLES[type],
-  }, { promptId, signal: session.background.signal })
+  }, { promptId: turn.promptId, signal })
     .then(({ decision }) => {
-      if (session.background.signal.aborted) return;
+      if (signal.aborted) return;
       for (const notice of hookNotices(decision, null)) session.notice(notice);
     })
     .catch((error) => session.log(`Notification hooks failed: ${error}`));

@@ -43,18 +43,24 @@ Deno.test("SessionStart fires once with source startup, and its context starts t
   });
 });
 
-Deno.test("SessionStart fires once per session id per process: a close, load and resume do not fire it again", async () => {
+Deno.test("SessionStart fires once per session id per process; a session loaded again keeps its context", async () => {
+  const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
-    files: { ".claude/settings.json": settings({ SessionStart: [[null, logging("start.log")]] }) },
-    script: { turns: [] },
+    files: {
+      ".claude/settings.json": settings({
+        SessionStart: [[null, `${logging("start.log")}; echo 'on call: Ada'`]],
+      }),
+    },
+    model: steppedModel([(r) => (requests.push(r), reply("ok")(r))]),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/close", { sessionId });
     await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
     await t.agent.request("session/resume", { sessionId, cwd: t.cwd });
     const log = await readLog(`${t.cwd}/start.log`);
-    // Once per session id per process: the close/load did not make it new again.
     assertEquals(log.map((p) => p.source), ["startup"]);
+    await t.agent.request("session/prompt", { sessionId, prompt: text("who?") });
+    assertStringIncludes(seen(requests[0]!), "SessionStart:startup hook success: on call: Ada");
   });
 });
 
