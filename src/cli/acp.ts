@@ -10,6 +10,7 @@ import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
+import { createModelEvaluator } from "../acp/model_evaluator.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
 import {
@@ -160,7 +161,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
-    hookRunner: () => createHandlerRunner({}),
+    // prompt and agent hooks are answered by the session's own model, in contexts of their own.
+    hookRunner: (roots) =>
+      createHandlerRunner({ evaluator: createModelEvaluator({ models, roots, log }) }),
     version: VERSION,
     log,
   };

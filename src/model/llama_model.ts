@@ -7,18 +7,25 @@
  * session frees its memory at once (one shared context would need its sequence count up front).
  * A session keeps one `LlamaChat` on its sequence, so each turn evaluates only what is new since
  * the last one: node-llama-cpp keeps the longest common prefix of the sequence's tokens.
+ *
+ * A request with a `responseSchema` is generated under a JSON-schema grammar (no functions: the
+ * two cannot be combined in one call). The schema goes through the same subset as tool params
+ * (llama_functions.ts); its grammar is built once per model and schema.
  */
 import { basename } from "node:path";
 import type {
   ChatHistoryItem,
+  GbnfJsonSchema,
   Llama,
   LlamaChat,
   LlamaChatResponse,
   LlamaContext,
+  LlamaGrammar,
   LlamaModel,
 } from "node-llama-cpp";
 import { AgentError, errorMessage } from "../error.ts";
-import { toLlamaFunctions } from "./llama_functions.ts";
+import { checkGgufFile, hubUnreachable } from "./model_file_checks.ts";
+import { toLlamaFunctions, toParamsSchema } from "./llama_functions.ts";
 import { toLlamaHistory } from "./llama_history.ts";
 import type {
   GenerateRequest,
@@ -127,6 +134,7 @@ async function loadModel(llama: Llama, options: LlamaModelLoadOptions): Promise<
   }
   const threads = options.threads ?? navigator.hardwareConcurrency;
   const contextSize = options.contextSize ?? { max: DEFAULT_MAX_CONTEXT_SIZE };
+  const grammars = new GrammarCache(llama);
   return {
     displayName: basename(path),
     async openSession() {
@@ -142,27 +150,10 @@ async function loadModel(llama: Llama, options: LlamaModelLoadOptions): Promise<
       }
       const { LlamaChat } = await import("node-llama-cpp");
       const chat = new LlamaChat({ contextSequence: context.getSequence() });
-      return new LlamaSession(model, context, chat);
+      return new LlamaSession(model, context, chat, grammars);
     },
     dispose: () => model.dispose(),
   };
-}
-
-/** A clear error naming the path before node-llama-cpp sees a missing or foreign file. */
-async function checkGgufFile(path: string): Promise<void> {
-  let magic: Uint8Array;
-  try {
-    using file = await Deno.open(path, { read: true });
-    magic = new Uint8Array(4);
-    const read = await file.read(magic);
-    if (read !== 4) magic = new Uint8Array(0);
-  } catch (error) {
-    const detail = error instanceof Deno.errors.NotFound ? "no such file" : errorMessage(error);
-    throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": ${detail}`, { cause: error });
-  }
-  if (new TextDecoder().decode(magic) !== "GGUF") {
-    throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": not a GGUF file`);
-  }
 }
 
 /** How node-llama-cpp 3.21 says that the history cannot be made to fit the context. */
@@ -172,11 +163,45 @@ const CONTEXT_OVERFLOW_MESSAGES = [
   "Failed to compress chat history",
 ];
 
+/** JSON-schema grammars by schema text: building one parses and compiles a GBNF grammar. */
+class GrammarCache {
+  readonly #grammars = new Map<string, Promise<LlamaGrammar>>();
+
+  constructor(private readonly llama: Llama) {}
+
+  get(schema: Readonly<Record<string, unknown>>): Promise<LlamaGrammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.#grammars.get(key);
+    if (grammar === undefined) {
+      grammar = this.#create(schema);
+      this.#grammars.set(key, grammar);
+      // A schema that failed stays uncached: the next request gets the error again, not a stale one.
+      grammar.catch(() => this.#grammars.delete(key));
+    }
+    return grammar;
+  }
+
+  async #create(schema: Readonly<Record<string, unknown>>): Promise<LlamaGrammar> {
+    try {
+      // The subset is node-llama-cpp's schema type, written out; the compiler checks the fit.
+      const subset: GbnfJsonSchema = toParamsSchema(schema);
+      return await this.llama.createGrammarForJsonSchema<GbnfJsonSchema>(subset);
+    } catch (error) {
+      throw new AgentError(
+        "INTERNAL",
+        `Cannot build a grammar for the response schema: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
 class LlamaSession implements ModelSession {
   constructor(
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     private readonly chat: LlamaChat,
+    private readonly grammars: GrammarCache,
   ) {}
 
   get contextSize(): number {
@@ -184,8 +209,14 @@ class LlamaSession implements ModelSession {
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
+    if (request.responseSchema !== undefined && request.tools.length > 0) {
+      throw new AgentError("INTERNAL", "A response schema cannot be combined with tools");
+    }
     const history = toLlamaHistory(request.conversation) satisfies ChatHistoryItem[];
     const functions = toLlamaFunctions(request.tools);
+    const grammar = request.responseSchema === undefined
+      ? undefined
+      : await this.grammars.get(request.responseSchema);
     const sequence = this.chat.sequence;
     const meterBefore = sequence.tokenMeter.getState();
     const prompt = this.chat.chatWrapper
@@ -206,7 +237,7 @@ class LlamaSession implements ModelSession {
     let response: LlamaChatResponse<NonNullable<typeof functions>> | LlamaChatResponse;
     try {
       response = await this.chat.generateResponse(history, {
-        functions,
+        ...(grammar === undefined ? { functions } : { grammar }),
         signal: request.signal,
         stopOnAbortSignal: true,
         maxTokens: request.maxTokens ?? this.context.contextSize,
@@ -288,26 +319,6 @@ export interface ResolveModelOptions {
    * than unreachable, requests hang instead of failing.
    */
   readonly stallTimeoutMs?: number;
-}
-
-const HUB_HOST = "huggingface.co";
-const DNS_TIMEOUT_MS = 5_000;
-
-/**
- * Why the hub cannot be reached, or undefined when its name resolves. Without this, an offline
- * machine waits through node-llama-cpp's retries before learning anything.
- */
-async function hubUnreachable(): Promise<string | undefined> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), DNS_TIMEOUT_MS);
-  try {
-    await Deno.resolveDns(HUB_HOST, "A", { signal: controller.signal });
-    return undefined;
-  } catch (error) {
-    return `cannot resolve "${HUB_HOST}" (${errorMessage(error)})`;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

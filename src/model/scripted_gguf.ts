@@ -13,6 +13,12 @@
  * prefix `<|im_start|>assistant\n` ends with the user-defined token `assistant\n`, while a
  * function result in node-llama-cpp's ChatML wrapper ends with a plain newline (`<0x0A>`). So
  * "assistant\n" starts the call chain and "\n" starts the answer chain; see `chainsOf`.
+ *
+ * Under a JSON-schema grammar (a hook verdict) the chain is followed as long as the grammar allows
+ * its tokens: a reply that is the JSON text passes as written, and after its closing brace, where
+ * the grammar wants four newlines before the end, the closing bias on "\n" supplies them. A weak
+ * link (a second choice, below the end of the turn) lets a chain go on only where a grammar forbids
+ * ending there: that is how a tool-call model answers a verdict after its prose answer.
  */
 import { type GgufFile, type GgufTensor, writeGguf } from "./gguf_writer.ts";
 
@@ -29,6 +35,11 @@ export type BigramScript =
     readonly toolName: string;
     readonly params: Readonly<Record<string, unknown>>;
     readonly answer: string;
+    /**
+     * Where a grammar forbids ending after `answer` (a hook verdict asked for once the answer is
+     * in the context), the model goes on with this text, and ends.
+     */
+    readonly verdict?: string;
   }
   /** Repeats `pieces` (default " tick", " tock") forever: for cancellation and token caps. */
   | { readonly kind: "endless"; readonly pieces?: readonly string[] };
@@ -53,8 +64,13 @@ const CHATML_TEMPLATE = "{% for message in messages %}" +
   "{% endfor %}" +
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
-/** Logits: a chain step, and the bias that ends any other turn or closes a constrained output. */
+/**
+ * Logits: a chain step, a weak link (below a chain step plus the end bias, so taken only where a
+ * grammar masks the chain's end), and the bias that ends any other turn or closes a constrained
+ * output.
+ */
 const CHAIN_LOGIT = 50;
+const WEAK_LINK_LOGIT = 30;
 const END_BIAS = 10;
 const CLOSING_BIASES: Readonly<Record<string, number>> = { "\n": 6, "}": 5, '"': 4, "]": 3 };
 
@@ -63,7 +79,7 @@ const TOKEN_TYPE = { normal: 1, unknown: 2, control: 3, userDefined: 4, byte: 6 
 /** The GGUF of the model for `script` (pure: data in, data out). */
 export function scriptedGguf(script: BigramScript): GgufFile {
   const vocab = new ScriptVocabulary();
-  const chains = chainsOf(script, vocab);
+  const { chains, weakLinks } = chainsOf(script, vocab);
   const nVocab = vocab.texts.length;
   const biasDim = nVocab;
   // One dimension per token plus the constant bias dimension, rounded to whole 64-wide heads.
@@ -90,6 +106,9 @@ export function scriptedGguf(script: BigramScript): GgufFile {
       const next = vocab.id(chain[i + 1] ?? "");
       output[next * nEmbd + prev] = CHAIN_LOGIT * scale;
     }
+  }
+  for (const [prevText, nextText] of weakLinks) {
+    output[vocab.id(nextText) * nEmbd + vocab.id(prevText)] = WEAK_LINK_LOGIT * scale;
   }
 
   const ones = (n: number) => new Float32Array(n).fill(1);
@@ -154,12 +173,19 @@ export function scriptedGguf(script: BigramScript): GgufFile {
   };
 }
 
-/** The token chains of `script`, each starting at the token that triggers it. */
-function chainsOf(script: BigramScript, vocab: ScriptVocabulary): string[][] {
+interface ScriptChains {
+  /** Token chains, each starting at the token that triggers it. */
+  readonly chains: readonly (readonly string[])[];
+  /** Second choices `[prev, next]`: taken only when a grammar masks the chain's successor. */
+  readonly weakLinks: readonly (readonly [string, string])[];
+}
+
+/** The token chains of `script`. */
+function chainsOf(script: BigramScript, vocab: ScriptVocabulary): ScriptChains {
   const start = vocab.piece(ASSISTANT_PREFIX);
   switch (script.kind) {
     case "reply":
-      return [[start, ...vocab.words(script.text), IM_END]];
+      return { chains: [[start, ...vocab.words(script.text), IM_END]], weakLinks: [] };
     case "tool_call": {
       // The call: after "||call: " node-llama-cpp constrains the name (then forces "\n"), puts
       // "name(" in the context, and constrains the params (then forces four "\n"). Without
@@ -174,13 +200,22 @@ function chainsOf(script: BigramScript, vocab: ScriptVocabulary): string[][] {
         IM_END,
       ];
       // The answer: a function result ends with a plain "\n" in the ChatML wrapper.
-      return [call, ["\n", ...vocab.words(script.answer), IM_END]];
+      const answer = ["\n", ...vocab.words(script.answer)];
+      const chains = [call, [...answer, IM_END]];
+      if (script.verdict === undefined) return { chains, weakLinks: [] };
+      const verdict = vocab.words(script.verdict);
+      const [first] = verdict;
+      const last = answer.at(-1);
+      if (first === undefined || last === undefined) {
+        throw new Error("A tool-call script's verdict needs a non-empty answer and verdict");
+      }
+      return { chains: [...chains, [...verdict, IM_END]], weakLinks: [[last, first]] };
     }
     case "endless": {
       const pieces = (script.pieces ?? [" tick", " tock"]).map((text) => vocab.piece(text));
       const first = pieces[0];
       if (first === undefined) throw new Error("An endless script needs at least one piece");
-      return [[start, ...pieces, first], ["\n", ...pieces]];
+      return { chains: [[start, ...pieces, first], ["\n", ...pieces]], weakLinks: [] };
     }
     default:
       return script satisfies never;

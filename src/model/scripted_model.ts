@@ -4,6 +4,10 @@
  * without inference; the llama backend is the one that proves real models work.
  *
  * File shape: `{"turns": [{"thought"?: "...", "text"?: "...", "toolCalls"?: [{"name", "input"}]}]}`.
+ *
+ * A call with a `responseSchema` (a hook verdict) plays the next turn's `text` as is: the script
+ * author writes the JSON, and an invalid answer reaches the caller as it would from a real model.
+ * Its thought is dropped, as under a llama grammar; tool calls there are a script error.
  */
 import { z } from "zod";
 import { AgentError, errorMessage } from "../error.ts";
@@ -85,6 +89,15 @@ class ScriptedSession implements ModelSession {
         ),
       );
     }
+    if (request.responseSchema !== undefined && (turn.toolCalls ?? []).length > 0) {
+      return Promise.reject(
+        new AgentError(
+          "MODEL_UNAVAILABLE",
+          `Invalid model script: turn ${this.#next + 1} has "toolCalls", but this model call ` +
+            'asks for a JSON answer: put the answer in "text"',
+        ),
+      );
+    }
     this.#next++;
     const promptWords = countWords(request.conversation);
     const evaluated = Math.max(0, promptWords - this.#cachedWords);
@@ -99,7 +112,9 @@ class ScriptedSession implements ModelSession {
       }
       return sent;
     };
-    const thought = emit(turn.thought ?? "", (c) => request.onThoughtChunk(c));
+    const thought = request.responseSchema === undefined
+      ? emit(turn.thought ?? "", (c) => request.onThoughtChunk(c))
+      : "";
     const text = emit(turn.text ?? "", (c) => request.onTextChunk(c));
     const cancelled = request.signal.aborted;
     const toolCalls = cancelled ? [] : (turn.toolCalls ?? []).map((c) => ({ ...c }));

@@ -291,3 +291,26 @@ Deno.test("cancel during a running PreToolUse hook answers cancelled at once and
     assertEquals(notices, [], "a hook killed by the cancel is no news to the user");
   });
 });
+
+Deno.test("a prompt hook's ok:false, answered by the session's model, denies the call like a command hook", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    files: {
+      ".claude/settings.json": JSON.stringify({
+        hooks: {
+          PreToolUse: [{
+            matcher: "shell",
+            hooks: [{ type: "prompt", prompt: "Is this command safe? $ARGUMENTS" }],
+          }],
+        },
+      }),
+    },
+    evaluatorScript: { turns: [{ text: '{"ok": false, "reason": "it deletes files"}' }] },
+    model: oneCall("shell", { command: "rm -rf /tmp/x" }, requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("clean") });
+    assertStringIncludes(seen(requests[1]!), "PreToolUse:shell hook error: it deletes files");
+    assertEquals(t.permissionRequests.length, 0);
+  });
+});

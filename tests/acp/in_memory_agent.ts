@@ -12,6 +12,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent_app.ts";
 import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
+import { createModelEvaluator } from "../../src/acp/model_evaluator.ts";
 import type { AgentConfig } from "../../src/acp/agent_config.ts";
 import { createModelProvider } from "../../src/acp/model_provider.ts";
 import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
@@ -29,6 +30,8 @@ export interface InMemoryOptions {
   /** Runs the hook handlers (real subprocesses by default). */
   readonly hookRunner?: AgentConfig["hookRunner"];
   readonly observeFiring?: AgentConfig["observeFiring"];
+  /** The script that answers prompt and agent hooks (by default, the session's model). */
+  readonly evaluatorScript?: ModelScript;
   readonly mode?: PermissionModeId;
   readonly rules?: readonly PermissionRule[];
   readonly maxToolRounds?: number;
@@ -88,7 +91,19 @@ export async function withInMemoryAgent(
     defaultMode: options.mode ?? "auto-approve-reads",
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
-    hookRunner: options.hookRunner ?? (() => createHandlerRunner({ killGraceMs: 200 })),
+    hookRunner: options.hookRunner ??
+      ((roots) =>
+        createHandlerRunner({
+          killGraceMs: 200,
+          evaluator: createModelEvaluator({
+            // Prompt hooks read their own script: a scripted session always starts at turn 1.
+            models: options.evaluatorScript
+              ? createModelProvider(() => Promise.resolve(scriptedModel(options.evaluatorScript!)))
+              : models,
+            roots,
+            log: (line) => logs.push(line),
+          }),
+        })),
     observeFiring: options.observeFiring,
     version: "0.0.0-test",
     log: (line) => logs.push(line),

@@ -32,7 +32,9 @@ export async function withE2eProject(
   const outside = `${root}/outside`;
   for (const dir of [cwd, models, outside]) await Deno.mkdir(dir, { recursive: true });
   for (const [path, content] of Object.entries(files)) {
-    await Deno.writeTextFile(`${root}/${path}`, content);
+    const full = `${root}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, content);
   }
   try {
     await fn({

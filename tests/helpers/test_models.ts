@@ -11,6 +11,8 @@ export interface ToolCallScript {
   readonly params: Readonly<Record<string, unknown>>;
   /** The reply once the call's result is in the context. */
   readonly answer: string;
+  /** What follows `answer` where a grammar forbids ending there (a hook verdict). */
+  readonly verdict?: string;
 }
 
 export const REPLY_TEXT = "Hello from the scripted model.";
@@ -34,6 +36,31 @@ export const WRITE_OUT: ToolCallScript = {
   toolName: "fs_write",
   params: { file_path: "out.txt", content: "written by the model\n" },
   answer: "I wrote out.txt.",
+};
+
+/**
+ * A hook verdict as a reply: the JSON-schema grammar of a verdict accepts these exact pieces
+ * (`{"ok":`, ` false,`, ...), and after the closing brace the grammar's four newlines come from
+ * the model's closing bias on "\n", so a reply model answers it through the grammar as written.
+ */
+export const FRIDAY_VERDICT = '{"ok": false, "reason": "no deploys on Friday"}';
+
+/**
+ * An agent hook on the real path: calls `fs_read` on notes.txt, answers in prose, and gives its
+ * verdict when the grammar asks for one after the prose.
+ */
+export const READ_NOTES_THEN_VERDICT: ToolCallScript = {
+  toolName: "fs_read",
+  params: { file_path: "notes.txt" },
+  answer: "The notes freeze deploys.",
+  verdict: '{"ok": false, "reason": "deploys are frozen"}',
+};
+
+/** Calls `fs_read` on notes.txt, then answers with a verdict right away, without a grammar. */
+export const READ_NOTES_VERDICT: ToolCallScript = {
+  toolName: "fs_read",
+  params: { file_path: "notes.txt" },
+  answer: '{"ok": true, "reason": "nothing in the notes"}',
 };
 
 /** A model that replies `reply` to every prompt and ends its turn. */

@@ -1,0 +1,270 @@
+/**
+ * The `Evaluator` of `prompt` and `agent` hooks on the session's own model (hooks.md §7). Each
+ * evaluation opens its own model session (a separate context sequence, so the conversation's
+ * cached prefix is untouched) and disposes it after, whatever happens.
+ *
+ * A `prompt` hook is one generation under a JSON-schema grammar for the verdict. An `agent` hook
+ * first gets up to `MAX_AGENT_TOOL_ROUNDS` rounds with the `fs_read` tool (confined to the allowed
+ * roots, run here), then the verdict under the grammar: a grammar and tools cannot share a call.
+ * An answer without tool calls that already is a valid verdict is taken as it is; after the last
+ * round, calls are no longer offered and the verdict is asked for all the same.
+ *
+ * Anything that is not a verdict (invalid JSON, a cut answer, a model error, a cancel) rejects;
+ * `runEvaluatedHandler` turns that into a non-blocking error.
+ */
+import { z } from "zod";
+import { LocalFileAccess } from "../agent/local_file_access.ts";
+import type { ShellRunner } from "../agent/shell_runner.ts";
+import { executeTool } from "../agent/tool_executor.ts";
+import { toolDefinitions } from "../agent/tool_input.ts";
+import { capabilityOf } from "../agent/tool_names.ts";
+import { AgentError, errorMessage } from "../error.ts";
+import type { Evaluation, EvaluationRequest, Evaluator } from "../hooks/evaluator.ts";
+import type {
+  AssistantSegment,
+  ConversationItem,
+  GenerateRequest,
+  GenerateResult,
+  ModelSession,
+  RequestedToolCall,
+  ToolDefinition,
+} from "../model/model.ts";
+import type { ModelProvider } from "./model_provider.ts";
+import { fitToBudget } from "./tool_call_content.ts";
+import { untilAborted } from "./until_aborted.ts";
+
+/** Rounds of tool calls an `agent` hook may make before it must answer (hooks.md §7). */
+export const MAX_AGENT_TOOL_ROUNDS = 8;
+/** Tokens a verdict may take: a verdict is a line, not an essay. */
+export const VERDICT_MAX_TOKENS = 512;
+
+/**
+ * The verdict as a JSON schema, in the subset a llama grammar can hold exactly: a grammar object
+ * lists all of its properties, so "reason optional" is two alternatives, and the grammar itself
+ * makes `reason` required when `ok` is false.
+ */
+export const VERDICT_SCHEMA: Readonly<Record<string, unknown>> = {
+  anyOf: [
+    {
+      type: "object",
+      properties: { ok: { type: "boolean" }, reason: { type: "string" } },
+      required: ["ok", "reason"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { ok: { const: true } },
+      required: ["ok"],
+      additionalProperties: false,
+    },
+  ],
+};
+
+/** What is accepted from any backend (a scripted one is not bound by the grammar). */
+const Verdict = z.object({ ok: z.boolean(), reason: z.string().optional() });
+
+const VERDICT_SHAPE = '{"ok": boolean, "reason"?: string}';
+
+export interface ModelEvaluatorOptions {
+  readonly models: Pick<ModelProvider, "get">;
+  /** The allowed roots, already resolved (see `allowedRoots`): where `fs_read` may look. */
+  readonly roots: readonly string[];
+  readonly log: (line: string) => void;
+}
+
+export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator {
+  return {
+    async evaluate(request) {
+      const { signal } = request;
+      const model = await untilAborted(options.models.get(), signal);
+      if (model === undefined || signal.aborted) throw stopped(signal);
+      const session = await model.openSession();
+      try {
+        if (signal.aborted) throw stopped(signal);
+        switch (request.kind) {
+          case "prompt":
+            return await askVerdict(session, conversationFor(request), signal);
+          case "agent":
+            return await runAgent(session, request, options);
+          default:
+            return request.kind satisfies never;
+        }
+      } finally {
+        await session.dispose().catch((error) =>
+          options.log(`Cannot free the model context of a hook evaluation: ${errorMessage(error)}`)
+        );
+      }
+    },
+  };
+}
+
+function conversationFor(request: EvaluationRequest): ConversationItem[] {
+  return [
+    { role: "system", text: systemPrompt(request) },
+    { role: "user", text: request.prompt },
+  ];
+}
+
+/** Says what is judged and the one answer expected; an agent hook also learns of its tool. */
+export function systemPrompt(request: Pick<EvaluationRequest, "kind" | "cwd">): string {
+  const lines = [
+    "You check one event of a coding agent, as a Claude Code hook does. The user message holds " +
+    "the hook's instructions and the event as JSON.",
+    `Answer with one JSON object and nothing else: {"ok": true} when the event may go ahead, ` +
+    `or {"ok": false, "reason": "..."} when it must not. When "ok" is false, "reason" is ` +
+    "required: say in one sentence why, for the user and the agent.",
+  ];
+  if (request.kind === "agent") {
+    lines.push(
+      "Before you answer, you may read files with the fs_read tool (read-only; relative paths " +
+        `start at "${request.cwd}"), in at most ${MAX_AGENT_TOOL_ROUNDS} rounds of tool calls.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function runAgent(
+  session: ModelSession,
+  request: EvaluationRequest,
+  options: ModelEvaluatorOptions,
+): Promise<Evaluation> {
+  const { signal } = request;
+  const tools = readOnlyTools();
+  const files = new LocalFileAccess({ cwd: request.cwd, roots: options.roots });
+  // One character per context token, as in a prompt turn: a result takes at most about a third.
+  const budget = { maxChars: session.contextSize };
+  const segments: AssistantSegment[] = [];
+  const conversation = () => [
+    ...conversationFor(request),
+    ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
+  ];
+  for (let round = 1;; round++) {
+    const result = await generate(session, { conversation: conversation(), tools, signal });
+    if (result.thought !== "") segments.push({ type: "thought", text: result.thought });
+    if (result.text !== "") segments.push({ type: "text", text: result.text });
+    if (result.toolCalls.length === 0) {
+      const early = parseVerdict(result.text);
+      if (early.ok) return early.verdict;
+      break;
+    }
+    for (const call of result.toolCalls) {
+      const text = await runReadOnlyTool(call, request.cwd, files, signal);
+      if (signal.aborted) throw stopped(signal);
+      segments.push({
+        type: "tool_call",
+        name: call.name,
+        input: call.input,
+        result: fitToBudget(text, budget),
+      });
+    }
+    if (round === MAX_AGENT_TOOL_ROUNDS) {
+      options.log(
+        `An agent hook used its ${MAX_AGENT_TOOL_ROUNDS} tool rounds: asking for its verdict`,
+      );
+      break;
+    }
+  }
+  return await askVerdict(session, conversation(), signal);
+}
+
+/** The built-in tool definitions an agent hook is offered: `fs_read` only. */
+export function readOnlyTools(): ToolDefinition[] {
+  return toolDefinitions().filter((tool) => tool.name === "fs_read");
+}
+
+/** Only never-used doors need this: an agent hook's calls never reach the shell. */
+const NO_SHELL: ShellRunner = {
+  run: () =>
+    Promise.resolve({
+      kind: "failed",
+      message: "An agent hook cannot run shell commands",
+      durationMs: 0,
+    }),
+};
+
+async function runReadOnlyTool(
+  call: RequestedToolCall,
+  cwd: string,
+  files: LocalFileAccess,
+  signal: AbortSignal,
+): Promise<string> {
+  if (capabilityOf(call.name) !== "fs_read") {
+    return `Cannot run "${call.name}": an agent hook may only read files, with fs_read`;
+  }
+  const execution = await executeTool(
+    { name: call.name, capability: "fs_read", input: call.input },
+    { cwd, files, shell: NO_SHELL, signal },
+  );
+  return execution.modelText;
+}
+
+/** One generation under the verdict grammar, continuing an agent's message where there is one. */
+async function askVerdict(
+  session: ModelSession,
+  conversation: readonly ConversationItem[],
+  signal: AbortSignal,
+): Promise<Evaluation> {
+  const result = await generate(session, {
+    conversation,
+    tools: [],
+    signal,
+    maxTokens: VERDICT_MAX_TOKENS,
+    responseSchema: VERDICT_SCHEMA,
+  });
+  const parsed = parseVerdict(result.text);
+  if (parsed.ok) return parsed.verdict;
+  const cut = result.stop === "max_tokens" || result.stop === "context_full"
+    ? ` (cut off after ${result.tokens.generated} tokens)`
+    : "";
+  throw new AgentError(
+    "INPUT_INVALID",
+    `Invalid verdict ${quote(result.text)}${cut}: ${parsed.problem}; expected ${VERDICT_SHAPE}`,
+  );
+}
+
+async function generate(
+  session: ModelSession,
+  request: Omit<GenerateRequest, "onTextChunk" | "onThoughtChunk">,
+): Promise<GenerateResult> {
+  const result = await session.generate({
+    ...request,
+    onTextChunk: () => {},
+    onThoughtChunk: () => {},
+  });
+  if (request.signal.aborted || result.stop === "cancelled") throw stopped(request.signal);
+  return result;
+}
+
+type ParsedVerdict =
+  | { readonly ok: true; readonly verdict: Evaluation }
+  | { readonly ok: false; readonly problem: string };
+
+/** The verdict in an answer that is one JSON object and nothing else. */
+export function parseVerdict(text: string): ParsedVerdict {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "it is not JSON" };
+  }
+  const parsed = Verdict.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` at /${issue.path.join("/")}` : "";
+    return { ok: false, problem: `${issue?.message ?? "wrong shape"}${at}` };
+  }
+  const { ok, reason } = parsed.data;
+  return { ok: true, verdict: reason === undefined ? { ok } : { ok, reason } };
+}
+
+/** The signal's reason when it is an error (a timeout or cancel says which), else an AbortError. */
+function stopped(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new DOMException("The hook evaluation was stopped", "AbortError");
+}
+
+function quote(text: string): string {
+  const shown = text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  return JSON.stringify(shown);
+}
