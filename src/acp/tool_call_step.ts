@@ -18,7 +18,12 @@ import type { AgentSession } from "./agent_session.ts";
 import { permitted } from "./permission_step.ts";
 import type { ResultBudget, ToolCallSegment } from "./prompt_turn.ts";
 import { commandContent, fitToBudget } from "./tool_call_content.ts";
-import { type HookedCall, runPostToolHooks, runPreToolUseHooks } from "./tool_hooks.ts";
+import {
+  type HookedCall,
+  type PostToolOutcome,
+  runPostToolHooks,
+  runPreToolUseHooks,
+} from "./tool_hooks.ts";
 import type { ToolPlaces } from "./tool_set.ts";
 import type { TurnHookContext } from "./turn_hooks.ts";
 
@@ -92,17 +97,13 @@ export async function runToolCall(
     ...(gate.kind === "refused" && gate.meta ? { _meta: gate.meta } : {}),
   });
   if (gate.kind === "dispatch") {
-    const post = await runPostToolHooks(
+    const post = await postToolHooks(
       session,
       turn,
       { ...hooked, input: dispatchedInput },
       execution,
       durationMs,
-    )
-      .catch((error) => {
-        session.log(`Post tool hooks failed: ${errorMessage(error)}`);
-        return { forModel: [], halt: null };
-      });
+    );
     forModel = [...gate.forModel, ...post.forModel];
     halt = post.halt;
   }
@@ -117,6 +118,30 @@ export async function runToolCall(
     result,
   });
   return { segment: { type: "tool_call", name: call.name, input: dispatchedInput, result }, halt };
+}
+
+/**
+ * The Post hooks of a call that ran. A call the user cancelled still fires PostToolUseFailure
+ * (`is_interrupt: true`), under the session's signal since the turn's is aborted, and without
+ * holding up the cancelled turn's answer.
+ */
+async function postToolHooks(
+  session: AgentSession,
+  turn: ToolTurn,
+  call: HookedCall,
+  execution: ToolExecution,
+  durationMs: number,
+): Promise<PostToolOutcome> {
+  const failed = (error: unknown) => {
+    session.log(`Post tool hooks failed: ${errorMessage(error)}`);
+    return { forModel: [], halt: null };
+  };
+  if (turn.signal.aborted) {
+    const afterCancel = { promptId: turn.promptId, signal: session.background.signal };
+    runPostToolHooks(session, afterCancel, call, execution, durationMs).catch(failed);
+    return { forModel: [], halt: null };
+  }
+  return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
 }
 
 function announce(

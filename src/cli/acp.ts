@@ -29,6 +29,8 @@ import {
 import { errorMessage } from "../error.ts";
 import { VERSION } from "../version.ts";
 
+const HOOK_KILL_GRACE_MS = 250;
+
 const spec: CommandSpec = {
   path: ["acp"],
   summary: "run the ACP agent on stdio (for editors such as Zed)",
@@ -163,7 +165,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
     // prompt and agent hooks are answered by the session's own model, in contexts of their own.
     hookRunner: (roots) =>
-      createHandlerRunner({ evaluator: createModelEvaluator({ models, roots, log }) }),
+      createHandlerRunner({
+        evaluator: createModelEvaluator({ models, roots, log }),
+        // A cancel answers once the hooks' groups are gone; as for the shell tool, a quarter
+        // second between SIGTERM and SIGKILL keeps that within what an editor waits for.
+        killGraceMs: HOOK_KILL_GRACE_MS,
+      }),
     version: VERSION,
     log,
   };
