@@ -1,0 +1,57 @@
+/**
+ * The contract between `hooks test`'s parts: what a run is asked to do, what it hands to the
+ * reporters, and the problems that make a scenario file unusable (exit 2).
+ */
+import type { CaseResult, RunSummary } from "./case_result.ts";
+
+/** A scenario file that cannot be used: unreadable, not JSONC, or not matching the schema. */
+export interface ScenarioProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** JSON pointer of the offending value ("" for the whole file). */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export interface RunOptions {
+  /** The repository whose `.claude` settings the cases run against. */
+  readonly projectDir: string;
+  /** Scenario files, absolute. */
+  readonly files: readonly string[];
+  /** Only cases whose name (or `file > name`) contains this text, or matches it as a regex. */
+  readonly filter?: string;
+  /** Stop starting cases after the first failure. */
+  readonly bail?: boolean;
+  /** Record, per case, every registration matched or not and why, and each hook's raw result. */
+  readonly explain?: boolean;
+  /** Cases run at once (default: the core count). */
+  readonly concurrency?: number;
+  /** The outer environment: only the allowlist passes into the hermetic one. */
+  readonly env: (name: string) => string | undefined;
+  readonly onCaseStart?: (name: string, file: string) => void;
+  readonly onCaseEnd?: (result: CaseResult) => void;
+}
+
+export interface RunResult {
+  readonly results: readonly CaseResult[];
+  readonly problems: readonly ScenarioProblem[];
+  readonly summary: RunSummary;
+}
+
+/** What every reporter implements: small objects writing to a narrow sink. */
+export interface Reporter {
+  onRunStart?(info: { readonly files: number; readonly cases: number }): void;
+  onCaseEnd?(result: CaseResult): void;
+  onRunEnd(run: RunResult): void;
+}
+
+export interface ReporterOptions {
+  readonly write: (text: string) => void;
+  /** Colors only on a terminal. */
+  readonly color: boolean;
+  /** Print the explanation of every case (`--explain`). */
+  readonly explain: boolean;
+  /** Paths in output are shown relative to this directory. */
+  readonly cwd: string;
+}

@@ -1,0 +1,150 @@
+/**
+ * The shape of a `hooks test` scenario file (JSONC): cases run against the repository's real
+ * merged settings (or an override), each an **event** case (one event, a partial payload, the
+ * combined outcome) or a **session** case (the real agent, a scripted client and model, what
+ * happened end to end). This schema is the single source: types, validation, and the JSON
+ * Schema editors read (`schemas/hooks-test.schema.json`) all come from it.
+ */
+import { z } from "zod";
+import { FIRED_EVENTS } from "../hooks/event_table.ts";
+import { PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
+import { ModelScript } from "../model/scripted_model.ts";
+
+/** A string expected exactly, or `{"matches": "<regex>"}` (unanchored, JavaScript syntax). */
+export const TextExpectation = z.union([
+  z.string(),
+  z.strictObject({ matches: z.string().describe("An unanchored JavaScript regular expression") }),
+]).describe('The exact text, or {"matches": "<regex>"}');
+export type TextExpectation = z.infer<typeof TextExpectation>;
+
+/** A hook registration, named by a substring of its command (or URL / prompt) or its id. */
+export const HookRef = z.string().describe(
+  "A substring of the hook's command, URL or prompt, or its registration id",
+);
+
+const Env = z.record(z.string(), z.string()).describe(
+  "Variables added to the hermetic environment the hooks see",
+);
+
+/** Settings used instead of the repository's chain: a settings object, or a path to one. */
+const SettingsOverride = z.union([
+  z.string().describe("A settings file, relative to the scenario file"),
+  z.looseObject({ hooks: z.unknown().optional(), disableAllHooks: z.boolean().optional() }),
+]).describe("Settings to use instead of the repository's merged chain");
+
+const Placement = {
+  env: Env.optional(),
+  home: z.string().optional().describe(
+    "A fixture directory (relative to the scenario file) copied as HOME; default: an empty HOME",
+  ),
+  isolate: z.boolean().optional().describe(
+    "Run in a temporary copy of the project, so hooks that write files leave it untouched",
+  ),
+  settings: SettingsOverride.optional(),
+};
+
+export const EventExpectation = z.strictObject({
+  decision: z.enum(["none", "allow", "ask", "deny", "block", "stop"]).optional().describe(
+    "The combined verdict: deny (PreToolUse) and block (other events) are the same thing",
+  ),
+  reason: TextExpectation.optional().describe("The block or deny reason, all reasons joined"),
+  context: TextExpectation.optional().describe("additionalContext of every hook, joined with \\n"),
+  updatedInput: z.record(z.string(), z.unknown()).nullable().optional(),
+  systemMessage: TextExpectation.optional().describe("systemMessages, joined with \\n"),
+  stopReason: TextExpectation.optional().describe("The stopReason of a continue:false"),
+  matched: z.array(HookRef).optional().describe("Exactly these hooks ran, in chain order"),
+  notMatched: z.array(HookRef).optional().describe("These hooks did not run"),
+  exitCodes: z.array(z.number().int()).optional().describe("Exit codes of the hooks that ran"),
+  timedOut: z.array(HookRef).optional().describe("These hooks timed out"),
+  errors: z.number().int().nonnegative().optional().describe("How many hooks failed without blocking"),
+});
+export type EventExpectation = z.infer<typeof EventExpectation>;
+
+export const EventCase = z.strictObject({
+  name: z.string().min(1),
+  event: z.enum(FIRED_EVENTS as [string, ...string[]]).describe("The event to fire"),
+  input: z.record(z.string(), z.unknown()).optional().describe(
+    "Payload fields; the rest (session_id, cwd, transcript_path, permission_mode...) is filled in",
+  ),
+  ...Placement,
+  expect: EventExpectation,
+});
+export type EventCase = z.infer<typeof EventCase>;
+
+const PermissionAnswer = z.enum(["allow_once", "allow_always", "reject_once", "reject_always", "cancelled"]);
+
+export const ScriptedClient = z.strictObject({
+  fs: z.boolean().optional().describe("Advertise fs/read_text_file and fs/write_text_file (served from disk)"),
+  terminal: z.boolean().optional().describe("Advertise terminal/* (commands run locally for the client)"),
+  permissions: z.union([PermissionAnswer, z.array(PermissionAnswer)]).optional().describe(
+    "The answer to every permission request, or the answers in order (then the last repeats)",
+  ),
+});
+
+export const SessionScript = z.strictObject({
+  model: ModelScript.describe("The scripted model: one entry per model call"),
+  prompts: z.array(z.string()).min(1).describe("The prompts, one session/prompt each"),
+  client: ScriptedClient.optional(),
+  mode: z.enum(PERMISSION_MODE_IDS).optional(),
+  stopHooksContinue: z.boolean().optional(),
+  evaluator: ModelScript.optional().describe("The scripted answers of prompt and agent hooks"),
+});
+export type SessionScript = z.infer<typeof SessionScript>;
+
+export const FiredHookExpectation = z.strictObject({
+  event: z.enum(FIRED_EVENTS as [string, ...string[]]),
+  matcher: z.string().nullable().optional().describe("The value matchers were tested against"),
+  decision: z.enum(["none", "allow", "ask", "deny", "block", "stop"]).optional(),
+});
+
+export const ToolExpectation = z.strictObject({
+  name: z.string().describe("The tool name as the model emitted it"),
+  dispatched: z.boolean().optional(),
+  input: z.record(z.string(), z.unknown()).optional().describe("The input it ran (or would have run) with"),
+  status: z.enum(["completed", "failed"]).optional(),
+});
+
+export const SessionExpectation = z.strictObject({
+  hooks: z.array(FiredHookExpectation).optional().describe(
+    "The firings that ran at least one hook, in order (firings with no matching hook are left out)",
+  ),
+  tools: z.array(ToolExpectation).optional().describe("Every tool call, in order"),
+  modelSaw: z.array(TextExpectation).optional().describe(
+    "Texts found in what the model received: prompts with injected context, tool results",
+  ),
+  modelNeverSaw: z.array(TextExpectation).optional(),
+  files: z.record(z.string(), z.string().nullable()).optional().describe(
+    "Project files after the session: content, or null for absent",
+  ),
+  stopReason: z.union([
+    z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
+    z.array(z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"])),
+  ]).optional().describe("The last prompt's stop reason, or every prompt's in order"),
+  meta: z.record(z.string(), z.unknown()).optional().describe("Keys of the last prompt response's _meta"),
+  notices: z.array(TextExpectation).optional().describe("What hooks showed the user, in order"),
+  agentText: TextExpectation.optional().describe("The agent's message text (notices excluded), all prompts"),
+});
+export type SessionExpectation = z.infer<typeof SessionExpectation>;
+
+export const SessionCase = z.strictObject({
+  name: z.string().min(1),
+  session: SessionScript,
+  ...Placement,
+  expect: SessionExpectation,
+});
+export type SessionCase = z.infer<typeof SessionCase>;
+
+export const ScenarioCase = z.union([EventCase, SessionCase]);
+export type ScenarioCase = z.infer<typeof ScenarioCase>;
+
+export const ScenarioFile = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  ...Placement,
+  cases: z.array(ScenarioCase).min(1),
+});
+export type ScenarioFile = z.infer<typeof ScenarioFile>;
+
+export function isEventCase(c: ScenarioCase): c is EventCase {
+  return "event" in c;
+}
