@@ -63,20 +63,9 @@ export const runCommand: CommandRunner = async (options) => {
     return { kind: "cancelled", stdout: empty, stderr: empty, durationMs: elapsed() };
   }
 
-  const { program, args } = programAndArgs(options.commandLine);
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(program, {
-      args: [...args],
-      cwd: options.cwd,
-      env: { ...options.env },
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      // Its own process group, so a timeout can reach every process the hook started.
-      detached: true,
-    }).spawn();
+    child = spawnInOwnGroup(programAndArgs(options.commandLine), options);
   } catch (error) {
     return {
       kind: "spawn_failed",
@@ -123,6 +112,14 @@ export const runCommand: CommandRunner = async (options) => {
       await terminateGroup(group, graceMs, Promise.resolve());
       await settle(outputClosed, drainMs);
     }
+    const execFailure = setsidExecFailure(first.status.code, stderr.result().text);
+    if (execFailure !== undefined) {
+      return {
+        kind: "spawn_failed",
+        message: `Cannot start ${describe(options.commandLine)}: ${execFailure}`,
+        durationMs: elapsed(),
+      };
+    }
     return {
       kind: "exited",
       exitCode: first.status.code,
@@ -138,6 +135,63 @@ export const runCommand: CommandRunner = async (options) => {
     await settle(stdinWritten, drainMs);
   }
 };
+
+/**
+ * Where the `setsid` program is, once found (null: there is none, as on macOS). Starting the
+ * child through it gives it a session and process group of its own while Deno spawns it with
+ * posix_spawn. Deno's own `detached` calls setsid() in a pre-exec hook, which makes it fork the
+ * whole agent instead: with a model in memory that costs tens of milliseconds per hook and
+ * copy-on-write faults in the agent afterwards.
+ */
+let setsidProgram: string | null | undefined;
+const SETSID_CANDIDATES = ["/usr/bin/setsid", "/bin/setsid"];
+
+function spawnInOwnGroup(
+  command: { program: string; args: readonly string[] },
+  options: CommandRunOptions,
+): Deno.ChildProcess {
+  const common = {
+    cwd: options.cwd,
+    env: { ...options.env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  } as const;
+  const candidates = setsidProgram === undefined
+    ? SETSID_CANDIDATES
+    : setsidProgram === null
+    ? []
+    : [setsidProgram];
+  for (const setsid of candidates) {
+    try {
+      // setsid(1) does not fork when its caller is no group leader (a freshly spawned child
+      // never is), so the child's pid is the new group's id, as with `detached`.
+      const child = new Deno.Command(setsid, {
+        ...common,
+        args: [command.program, ...command.args],
+      })
+        .spawn();
+      setsidProgram = setsid;
+      return child;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  setsidProgram = null;
+  return new Deno.Command(command.program, { ...common, args: [...command.args], detached: true })
+    .spawn();
+}
+
+/**
+ * setsid(1) reports a program it cannot execute with exit 126/127 and this line: the same
+ * failure Deno reports at spawn without it, so it is one here too.
+ */
+function setsidExecFailure(code: number, stderr: string): string | undefined {
+  if (code !== 126 && code !== 127) return undefined;
+  const match = /^setsid: failed to execute [^:]*: (.*)\n?$/.exec(stderr);
+  return match?.[1];
+}
 
 function programAndArgs(line: CommandLine): { program: string; args: readonly string[] } {
   switch (line.kind) {

@@ -56,7 +56,9 @@ export const EventExpectation = z.strictObject({
   notMatched: z.array(HookRef).optional().describe("These hooks did not run"),
   exitCodes: z.array(z.number().int()).optional().describe("Exit codes of the hooks that ran"),
   timedOut: z.array(HookRef).optional().describe("These hooks timed out"),
-  errors: z.number().int().nonnegative().optional().describe("How many hooks failed without blocking"),
+  errors: z.number().int().nonnegative().optional().describe(
+    "How many hooks failed without blocking",
+  ),
 });
 export type EventExpectation = z.infer<typeof EventExpectation>;
 
@@ -71,11 +73,21 @@ export const EventCase = z.strictObject({
 });
 export type EventCase = z.infer<typeof EventCase>;
 
-const PermissionAnswer = z.enum(["allow_once", "allow_always", "reject_once", "reject_always", "cancelled"]);
+const PermissionAnswer = z.enum([
+  "allow_once",
+  "allow_always",
+  "reject_once",
+  "reject_always",
+  "cancelled",
+]);
 
 export const ScriptedClient = z.strictObject({
-  fs: z.boolean().optional().describe("Advertise fs/read_text_file and fs/write_text_file (served from disk)"),
-  terminal: z.boolean().optional().describe("Advertise terminal/* (commands run locally for the client)"),
+  fs: z.boolean().optional().describe(
+    "Advertise fs/read_text_file and fs/write_text_file (served from disk)",
+  ),
+  terminal: z.boolean().optional().describe(
+    "Advertise terminal/* (commands run locally for the client)",
+  ),
   permissions: z.union([PermissionAnswer, z.array(PermissionAnswer)]).optional().describe(
     "The answer to every permission request, or the answers in order (then the last repeats)",
   ),
@@ -100,7 +112,9 @@ export const FiredHookExpectation = z.strictObject({
 export const ToolExpectation = z.strictObject({
   name: z.string().describe("The tool name as the model emitted it"),
   dispatched: z.boolean().optional(),
-  input: z.record(z.string(), z.unknown()).optional().describe("The input it ran (or would have run) with"),
+  input: z.record(z.string(), z.unknown()).optional().describe(
+    "The input it ran (or would have run) with",
+  ),
   status: z.enum(["completed", "failed"]).optional(),
 });
 
@@ -120,9 +134,13 @@ export const SessionExpectation = z.strictObject({
     z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
     z.array(z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"])),
   ]).optional().describe("The last prompt's stop reason, or every prompt's in order"),
-  meta: z.record(z.string(), z.unknown()).optional().describe("Keys of the last prompt response's _meta"),
+  meta: z.record(z.string(), z.unknown()).optional().describe(
+    "Keys of the last prompt response's _meta",
+  ),
   notices: z.array(TextExpectation).optional().describe("What hooks showed the user, in order"),
-  agentText: TextExpectation.optional().describe("The agent's message text (notices excluded), all prompts"),
+  agentText: TextExpectation.optional().describe(
+    "The agent's message text (notices excluded), all prompts",
+  ),
 });
 export type SessionExpectation = z.infer<typeof SessionExpectation>;
 
