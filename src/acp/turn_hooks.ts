@@ -117,14 +117,19 @@ export function fireNotification(
 ): void {
   if (message === "" || !session.hooks.has("Notification")) return;
   const signal = AbortSignal.any([turn.signal, session.background.signal]);
-  session.hooks.fire("Notification", type, {
-    notification_type: type,
-    message,
-    title: NOTIFICATION_TITLES[type],
-  }, { promptId: turn.promptId, signal })
-    .then(({ decision }) => {
-      if (signal.aborted) return;
-      for (const notice of hookNotices(decision, null)) session.notice(notice);
-    })
-    .catch((error) => session.log(`Notification hooks failed: ${error}`));
+  // Starting a process holds the agent's thread for a few milliseconds: first let the updates
+  // already queued for the client go out.
+  setTimeout(() => {
+    if (signal.aborted) return;
+    session.hooks.fire("Notification", type, {
+      notification_type: type,
+      message,
+      title: NOTIFICATION_TITLES[type],
+    }, { promptId: turn.promptId, signal })
+      .then(({ decision }) => {
+        if (signal.aborted) return;
+        for (const notice of hookNotices(decision, null)) session.notice(notice);
+      })
+      .catch((error) => session.log(`Notification hooks failed: ${error}`));
+  }, 0);
 }
