@@ -25,6 +25,13 @@ export interface AgentConfig {
   readonly hookRunner: (roots: readonly string[]) => HandlerRunner;
   /** Sees every hook firing of every session (`hooks test`). */
   readonly observeFiring?: FiringObserver;
+  /** Ids of new sessions; random UUIDs when absent (`hooks test` makes them deterministic). */
+  readonly newSessionId?: () => string;
+  /**
+   * The whole environment of shell tool commands run on the agent's machine (clients without
+   * `terminal`); the agent's own when absent (`hooks test` passes its hermetic one).
+   */
+  readonly shellEnv?: Readonly<Record<string, string>>;
   /** Everything the agent has to say goes to stderr through this. */
   readonly log: (line: string) => void;
 }

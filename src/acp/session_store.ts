@@ -36,7 +36,7 @@ export class SessionStore {
 
   async create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories } = await this.#checkPlace(place);
-    const id = crypto.randomUUID();
+    const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
     transcript.append({
       type: "session",

@@ -57,7 +57,7 @@ export async function toolSetFor(
   };
   const shell: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request })
-    : new LocalShellRunner({});
+    : new LocalShellRunner({ env: config.shellEnv });
   return { definitions: toolDefinitions(), files, shell };
 }
 

@@ -91,7 +91,7 @@ function streamLines(name: string, stream: CapturedStream): string[] {
   return [`${name}:`, ...lines.map((line) => `  | ${line}`)];
 }
 
-function describeOutcome(outcome: HookOutcome): string {
+export function describeOutcome(outcome: HookOutcome): string {
   switch (outcome.kind) {
     case "success":
       if (outcome.output !== null) return `success, JSON output ${JSON.stringify(outcome.output)}`;

@@ -1,0 +1,73 @@
+/**
+ * What a runner needs to run one case, and the one way a runner turns what happened into a
+ * `CaseResult` (a case that cannot run is an `error`, never a thrown exception).
+ */
+import { errorMessage } from "../error.ts";
+import type {
+  CaseLocation,
+  CaseResult,
+  ExpectationFailure,
+  ExplainedFiring,
+} from "./case_result.ts";
+import type { Placement } from "./hermetic_env.ts";
+import type { ScenarioCase } from "./scenario_schema.ts";
+
+export interface CaseInput<C extends ScenarioCase> {
+  readonly spec: C;
+  readonly location: CaseLocation;
+  /** The scenario file's placement with the case's over it, paths absolute. */
+  readonly placement: Placement;
+  /** The repository whose settings the case runs against. */
+  readonly projectDir: string;
+  /** The outer environment: only the allowlist reaches hooks. */
+  readonly outerEnv: (name: string) => string | undefined;
+  /** 1-based position of the case in its file: its session id is `test-session-<index>`. */
+  readonly index: number;
+  readonly explain: boolean;
+  /** The line of a JSON pointer in the scenario file, for failures. */
+  readonly lineOf?: (pointer: string) => number | undefined;
+  /** SIGTERM-to-SIGKILL grace of hook processes; tests shorten it. */
+  readonly killGraceMs?: number;
+}
+
+/** Deterministic ids: hooks see the same session id on every run. */
+export function testSessionId(index: number): string {
+  return `test-session-${index}`;
+}
+
+export function finishedCase(
+  input: CaseInput<ScenarioCase>,
+  kind: CaseResult["kind"],
+  started: number,
+  failures: readonly ExpectationFailure[],
+  explain: readonly ExplainedFiring[] | undefined,
+): CaseResult {
+  return {
+    name: input.spec.name,
+    kind,
+    location: input.location,
+    status: failures.length === 0 ? "passed" : "failed",
+    durationMs: Math.round(performance.now() - started),
+    failures,
+    ...(input.explain && explain !== undefined ? { explain } : {}),
+  };
+}
+
+export function erroredCase(
+  input: CaseInput<ScenarioCase>,
+  kind: CaseResult["kind"],
+  started: number,
+  error: unknown,
+  explain?: readonly ExplainedFiring[],
+): CaseResult {
+  return {
+    name: input.spec.name,
+    kind,
+    location: input.location,
+    status: "error",
+    durationMs: Math.round(performance.now() - started),
+    failures: [],
+    error: typeof error === "string" ? error : errorMessage(error),
+    ...(input.explain && explain !== undefined ? { explain } : {}),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs one event case: the hooks of the case's cwd (read with the hermetic HOME), one firing of
+ * its event with the partial payload completed, then `expect` compared with what happened —
+ * the same steps as `hooks run`, in the case's hermetic place.
+ *
+ * Deterministic payload: `session_id` is `test-session-<n>` (n: the case's position in its
+ * file), `transcript_path` an empty file in the temporary HOME, `prompt_id` `test-prompt-<n>`,
+ * `permission_mode` that of the default policy, and a generated `tool_use_id` `toolu_test_<n>`.
+ *
+ * `prompt` and `agent` hooks are not evaluated in event cases (there is no model): each gives a
+ * non-blocking error saying so (a block, under `onFailure: "block"`). Session cases answer them
+ * from `session.evaluator`.
+ */
+import { transcriptPathFor } from "../agent/transcript_path.ts";
+import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
+import { isFiredEvent } from "../hooks/event_table.ts";
+import type { Evaluator } from "../hooks/evaluator.ts";
+import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
+import { fireHooks } from "../hooks/hook_engine.ts";
+import { completePayload } from "../hooks/payload_defaults.ts";
+import { permissionModeFor } from "../hooks/payload.ts";
+import { selectRegistrations } from "../hooks/registry.ts";
+import { loadSessionHooks } from "../hooks/session_hooks.ts";
+import type { CaseResult } from "./case_result.ts";
+import { type CaseInput, erroredCase, finishedCase, testSessionId } from "./case_input.ts";
+import { checkEventExpectations } from "./event_expectations.ts";
+import { FailureList } from "./expectation_match.ts";
+import { explainFiring } from "./explain_firing.ts";
+import { createHermeticPlace, type HermeticPlace } from "./hermetic_env.ts";
+import type { EventCase } from "./scenario_schema.ts";
+
+/** Answers every prompt/agent hook of an event case with an error that says what to do. */
+export const NO_MODEL_IN_EVENT_CASES: Evaluator = {
+  evaluate: (request) =>
+    Promise.reject(
+      new Error(
+        `"${request.kind}" hooks are not evaluated in event cases: ` +
+          'test them in a session case with a "session.evaluator" script',
+      ),
+    ),
+};
+
+export async function runEventCase(input: CaseInput<EventCase>): Promise<CaseResult> {
+  const started = performance.now();
+  let place: HermeticPlace;
+  try {
+    place = await createHermeticPlace({
+      projectDir: input.projectDir,
+      placement: input.placement,
+      outerEnv: input.outerEnv,
+    });
+  } catch (error) {
+    return erroredCase(input, "event", started, error);
+  }
+  try {
+    return await fireAndCheck(input, place, started);
+  } catch (error) {
+    return erroredCase(input, "event", started, error);
+  } finally {
+    await place.dispose();
+  }
+}
+
+async function fireAndCheck(
+  input: CaseInput<EventCase>,
+  place: HermeticPlace,
+  started: number,
+): Promise<CaseResult> {
+  const { spec, index } = input;
+  const event = spec.event;
+  // The schema lists only fired events; this narrows the type.
+  if (!isFiredEvent(event)) return erroredCase(input, "event", started, `"${event}" never fires`);
+  const hooks = await loadSessionHooks(place.cwd, place.home);
+  const sessionId = testSessionId(index);
+  const transcriptPath = transcriptPathFor(sessionId, place.lookup);
+  await Deno.mkdir(transcriptPath.slice(0, transcriptPath.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(transcriptPath, "");
+  const completed = completePayload(event, spec.input ?? {}, {
+    sessionId,
+    transcriptPath,
+    cwd: place.cwd,
+    promptId: `test-prompt-${index}`,
+    permissionMode: permissionModeFor(DEFAULT_PERMISSION_MODE),
+  }, () => `test_${index}`);
+  if (!completed.ok) {
+    return erroredCase(input, "event", started, `Invalid "input": ${completed.error}`);
+  }
+
+  const selection = selectRegistrations(hooks.registry, event, completed.matcherValue);
+  const firing = await fireHooks({
+    event,
+    matcherValue: completed.matcherValue,
+    payload: completed.payload,
+    registrations: selection.matched,
+    runHandler: createHandlerRunner({
+      baseEnv: place.env,
+      evaluator: NO_MODEL_IN_EVENT_CASES,
+      ...(input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs }),
+    }),
+    context: { event, cwd: place.cwd, sessionId },
+  });
+  const failures = new FailureList(input.location.pointer, input.lineOf);
+  checkEventExpectations(spec.expect, firing, selection, hooks.registry, failures);
+  return finishedCase(input, "event", started, failures.failures, [
+    explainFiring(firing, selection.unmatched),
+  ]);
+}

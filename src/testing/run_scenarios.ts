@@ -1,0 +1,135 @@
+/**
+ * A whole `hooks test` run: load every scenario file (problems collected, the valid files still
+ * run), keep the cases the filter selects, run them in parallel up to a limit, and return the
+ * results in file and case order, whatever order they finished in.
+ *
+ * - Filter: a case is kept when its name, or `<file> > <name>` (the file relative to the project,
+ *   or absolute), contains the text or matches it as a regular expression.
+ * - Bail: after the first case that does not pass (failed or error), no case starts; the cases
+ *   already running finish and are reported; the ones never started are left out.
+ */
+import { relative } from "node:path";
+import type { CaseResult, RunSummary } from "./case_result.ts";
+import type { CaseInput } from "./case_input.ts";
+import { runEventCase } from "./event_case_runner.ts";
+import type { Placement } from "./hermetic_env.ts";
+import type { LoadedCase, LoadedScenario, LoadScenarioResult } from "./scenario_file.ts";
+import { loadScenarioFile } from "./scenario_file.ts";
+import type { RunOptions, RunResult, ScenarioProblem } from "./scenario_run.ts";
+import { isEventCase } from "./scenario_schema.ts";
+import { runSessionCase } from "./session_case_runner.ts";
+
+/** Loads one scenario file; `loadScenarioFile` unless a test passes another. */
+export type ScenarioLoader = (file: string) => Promise<LoadScenarioResult>;
+
+/** Runs one case; the real runners unless a test passes another. */
+export type CaseRunner = (input: CaseInput<LoadedCase["case"]>) => Promise<CaseResult>;
+
+export const runCase: CaseRunner = (input) => {
+  const spec = input.spec;
+  return isEventCase(spec) ? runEventCase({ ...input, spec }) : runSessionCase({ ...input, spec });
+};
+
+export interface RunDeps {
+  readonly load?: ScenarioLoader;
+  readonly runCase?: CaseRunner;
+  /** SIGTERM-to-SIGKILL grace of hook processes (tests shorten it). */
+  readonly killGraceMs?: number;
+}
+
+export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Promise<RunResult> {
+  const started = performance.now();
+  const load = deps.load ?? ((file: string) => loadScenarioFile(file));
+  const run = deps.runCase ?? runCase;
+  const problems: ScenarioProblem[] = [];
+  const inputs: CaseInput<LoadedCase["case"]>[] = [];
+  const selected = caseFilter(options.filter);
+  for (const file of options.files) {
+    const loaded = await load(file);
+    if (!loaded.ok) {
+      problems.push(...loaded.problems);
+      continue;
+    }
+    const shown = relative(options.projectDir, loaded.scenario.file);
+    loaded.scenario.cases.forEach((item, index) => {
+      const name = item.case.name;
+      if (!selected([name, `${shown} > ${name}`, `${loaded.scenario.file} > ${name}`])) return;
+      inputs.push(caseInput(options, deps, loaded.scenario, item, index));
+    });
+  }
+
+  const results: (CaseResult | undefined)[] = new Array(inputs.length).fill(undefined);
+  let next = 0;
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped && next < inputs.length) {
+      const index = next++;
+      const input = inputs[index]!;
+      options.onCaseStart?.(input.spec.name, input.location.file);
+      const result = await run(input);
+      results[index] = result;
+      options.onCaseEnd?.(result);
+      if (options.bail && result.status !== "passed") stopped = true;
+    }
+  };
+  const limit = Math.max(1, options.concurrency ?? navigator.hardwareConcurrency ?? 1);
+  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
+
+  const done = results.filter((r): r is CaseResult => r !== undefined);
+  return { results: done, problems, summary: summarize(done, started) };
+}
+
+function caseInput(
+  options: RunOptions,
+  deps: RunDeps,
+  scenario: LoadedScenario,
+  item: LoadedCase,
+  index: number,
+): CaseInput<LoadedCase["case"]> {
+  return {
+    spec: item.case,
+    location: item.location,
+    placement: placementOf(scenario, item),
+    projectDir: options.projectDir,
+    outerEnv: options.env,
+    index: index + 1,
+    explain: options.explain === true,
+    lineOf: (pointer) => scenario.lineOf(pointer),
+    ...(deps.killGraceMs === undefined ? {} : { killGraceMs: deps.killGraceMs }),
+  };
+}
+
+/** The file's placement with the case's over it: `env` merges key by key, the case winning. */
+export function placementOf(scenario: LoadedScenario, item: LoadedCase): Placement {
+  const fileEnv = scenario.scenario.env;
+  const caseEnv = item.case.env;
+  const isolate = item.case.isolate ?? scenario.scenario.isolate;
+  return {
+    ...(fileEnv || caseEnv ? { env: { ...fileEnv, ...caseEnv } } : {}),
+    ...(item.home === undefined ? {} : { home: item.home }),
+    ...(isolate === undefined ? {} : { isolate }),
+    ...(item.settings === undefined ? {} : { settings: item.settings }),
+  };
+}
+
+/** Substring, or an unanchored regex when the text is one; no filter keeps everything. */
+export function caseFilter(filter: string | undefined): (names: readonly string[]) => boolean {
+  if (filter === undefined || filter === "") return () => true;
+  let pattern: RegExp | undefined;
+  try {
+    pattern = new RegExp(filter);
+  } catch {
+    pattern = undefined;
+  }
+  return (names) => names.some((name) => name.includes(filter) || pattern?.test(name) === true);
+}
+
+export function summarize(results: readonly CaseResult[], started: number): RunSummary {
+  const count = (status: CaseResult["status"]) => results.filter((r) => r.status === status).length;
+  return {
+    passed: count("passed"),
+    failed: count("failed"),
+    errors: count("error"),
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,312 @@
+/**
+ * Runs one session case in process: the real ACP agent (`createAgentApp`) with the case's
+ * scripted model, connected in memory to a scripted client, in the case's hermetic place; the
+ * prompts sent in order; then `expect` compared with what happened.
+ *
+ * What is recorded, and from where:
+ * - hooks: the agent's `observeFiring`; firings that ran no hook are left out of `expect.hooks`.
+ * - tools: the `tool_call` / `tool_call_update` updates (name as emitted, dispatched = got
+ *   `in_progress`, final status) with the transcript's `tool_call` records (the input it ran with).
+ * - what the model received: every request to the session's model (system prompt with the
+ *   SessionStart context, prompts with injected context, tool results); not the evaluator's.
+ * - notices and agent text: `agent_message_chunk` updates, split on `_meta["llama-agent/notice"]`.
+ *
+ * Determinism: the session id is `test-session-<n>`; tool call ids are `call_<n>` (prompt ids,
+ * message ids and the transcript's `createdAt` stay real: nothing compares them). Hooks get
+ * the hermetic environment, and so do shell tool commands (local or in the client's terminal).
+ * Before the agent shuts down, every hook still running (Notification hooks run beside the turn)
+ * is waited for: each ends by its own timeout at the latest; then shutdown kills what is left.
+ *
+ * `prompt` and `agent` hooks are answered from `session.evaluator`, one turn per model call in
+ * the order the calls are made; without it they give a non-blocking error that says so.
+ */
+import type { SessionNotification, StopReason } from "@agentclientprotocol/sdk";
+import { createAgentApp, PROTOCOL_VERSION } from "../acp/agent_app.ts";
+import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
+import { createModelEvaluator } from "../acp/model_evaluator.ts";
+import { createModelProvider } from "../acp/model_provider.ts";
+import { STOP_HOOKS_CONTINUE_CONFIG_ID } from "../acp/session_config.ts";
+import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
+import { NOTICE_META_KEY, readTranscript } from "../agent/transcript_reader.ts";
+import { transcriptPathFor } from "../agent/transcript_path.ts";
+import { errorMessage } from "../error.ts";
+import type { Evaluator } from "../hooks/evaluator.ts";
+import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
+import type { HandlerRunner } from "../hooks/handler_runner.ts";
+import type { HookFiring } from "../hooks/hook_engine.ts";
+import { type Registry, selectRegistrations } from "../hooks/registry.ts";
+import { loadSessionHooks } from "../hooks/session_hooks.ts";
+import { VERSION } from "../version.ts";
+import type { CaseResult, ExplainedFiring } from "./case_result.ts";
+import { type CaseInput, erroredCase, finishedCase, testSessionId } from "./case_input.ts";
+import { FailureList } from "./expectation_match.ts";
+import { explainFiring } from "./explain_firing.ts";
+import { createHermeticPlace, type HermeticPlace } from "./hermetic_env.ts";
+import { receivedTexts, recordingModel, sharedScriptModel } from "./recording_model.ts";
+import type { SessionCase } from "./scenario_schema.ts";
+import { scriptedClient } from "./scripted_client.ts";
+import {
+  checkSessionExpectations,
+  type ObservedTool,
+  type SessionObservations,
+} from "./session_expectations.ts";
+
+/** Answers prompt/agent hooks of a session case that has no evaluator script. */
+export const NO_EVALUATOR_SCRIPT: Evaluator = {
+  evaluate: (request) =>
+    Promise.reject(
+      new Error(
+        `"${request.kind}" hooks in a session case need a "session.evaluator" script ` +
+          "with their answers",
+      ),
+    ),
+};
+
+export async function runSessionCase(input: CaseInput<SessionCase>): Promise<CaseResult> {
+  const started = performance.now();
+  let place: HermeticPlace;
+  try {
+    place = await createHermeticPlace({
+      projectDir: input.projectDir,
+      placement: input.placement,
+      outerEnv: input.outerEnv,
+    });
+  } catch (error) {
+    return erroredCase(input, "session", started, error);
+  }
+  try {
+    return await driveAndCheck(input, place, started);
+  } catch (error) {
+    return erroredCase(input, "session", started, error);
+  } finally {
+    await place.dispose();
+  }
+}
+
+interface SessionRun {
+  readonly firings: readonly HookFiring[];
+  readonly updates: readonly SessionNotification[];
+  readonly responses: SessionObservations["responses"];
+  readonly modelTexts: readonly string[];
+  /** Why the session could not be driven to its end (a prompt that failed). */
+  readonly failure: string | null;
+}
+
+async function driveAndCheck(
+  input: CaseInput<SessionCase>,
+  place: HermeticPlace,
+  started: number,
+): Promise<CaseResult> {
+  // Read beside the agent's own read, for --explain (what did not run, and why).
+  const { registry } = await loadSessionHooks(place.cwd, place.home);
+  const sessionId = testSessionId(input.index);
+  const run = await driveSession(input, place, sessionId);
+  const explain = explainAll(run.firings, registry);
+  if (run.failure !== null) return erroredCase(input, "session", started, run.failure, explain);
+
+  const tools = await observedTools(run.updates, transcriptPathFor(sessionId, place.lookup));
+  const seen: SessionObservations = {
+    firings: run.firings.filter((firing) => firing.runs.length > 0),
+    tools,
+    modelTexts: run.modelTexts,
+    files: await readFiles(place.cwd, Object.keys(input.spec.expect.files ?? {})),
+    responses: run.responses,
+    ...messages(run.updates),
+  };
+  const failures = new FailureList(input.location.pointer, input.lineOf);
+  checkSessionExpectations(input.spec.expect, seen, failures);
+  return finishedCase(input, "session", started, failures.failures, explain);
+}
+
+async function driveSession(
+  input: CaseInput<SessionCase>,
+  place: HermeticPlace,
+  sessionId: string,
+): Promise<SessionRun> {
+  const script = input.spec.session;
+  const logs: string[] = [];
+  const log = (line: string) => logs.push(line);
+  const { model, log: requests } = recordingModel(script.model);
+  const models = createModelProvider(() => Promise.resolve(model));
+  const evaluatorScript = script.evaluator;
+  const evaluatorModels = evaluatorScript === undefined
+    ? undefined
+    : createModelProvider(() => Promise.resolve(sharedScriptModel(evaluatorScript)));
+  const hookRuns = new RunningHooks();
+  const firings: HookFiring[] = [];
+  const killGrace = input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs };
+  const config: AgentConfig = {
+    models,
+    launchCwd: place.cwd,
+    home: place.home,
+    env: place.lookup,
+    defaultMode: script.mode ?? DEFAULT_PERMISSION_MODE,
+    rules: [],
+    maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+    version: VERSION,
+    hookRunner: (roots) =>
+      hookRuns.track(createHandlerRunner({
+        baseEnv: place.env,
+        evaluator: evaluatorModels === undefined
+          ? NO_EVALUATOR_SCRIPT
+          : createModelEvaluator({ models: evaluatorModels, roots, log }),
+        ...killGrace,
+      })),
+    observeFiring: (_session, firing) => firings.push(firing),
+    newSessionId: () => sessionId,
+    shellEnv: place.env,
+    log,
+  };
+  const agent = createAgentApp(config);
+  const client = scriptedClient({
+    spec: script.client,
+    env: place.env,
+    cwd: place.cwd,
+    ...killGrace,
+  });
+  const connection = client.app.connect(agent.app);
+  const responses: { stopReason: StopReason; _meta?: Record<string, unknown> | null }[] = [];
+  let failure: string | null = null;
+  try {
+    const rpc = connection.agent;
+    await rpc.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: client.capabilities,
+    });
+    await rpc.request("session/new", { cwd: place.cwd, mcpServers: [] });
+    if (script.stopHooksContinue !== undefined) {
+      await rpc.request("session/set_config_option", {
+        sessionId,
+        configId: STOP_HOOKS_CONTINUE_CONFIG_ID,
+        type: "boolean",
+        value: script.stopHooksContinue,
+      });
+    }
+    for (const [i, text] of script.prompts.entries()) {
+      try {
+        const response = await rpc.request("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text }],
+        });
+        responses.push({ stopReason: response.stopReason, _meta: response._meta ?? null });
+      } catch (error) {
+        failure = `Prompt ${i + 1} failed: ${errorMessage(error)}`;
+        break;
+      }
+    }
+    await hookRuns.settled();
+  } catch (error) {
+    failure ??= `The session could not start: ${errorMessage(error)}`;
+  } finally {
+    await agent.shutdown();
+    connection.close();
+    await connection.closed.catch(() => {});
+    await client.close();
+    await hookRuns.settled();
+    await models.dispose();
+    await evaluatorModels?.dispose();
+  }
+  if (failure !== null && logs.length > 0) failure += `\nagent log:\n${logs.join("\n")}`;
+  return {
+    firings,
+    updates: client.updates.filter((u) => u.sessionId === sessionId),
+    responses,
+    modelTexts: receivedTexts(requests),
+    failure,
+  };
+}
+
+/** Every hook run in flight, so the case can wait for the ones that run beside the turn. */
+class RunningHooks {
+  readonly #running = new Set<Promise<unknown>>();
+
+  track(runner: HandlerRunner): HandlerRunner {
+    return (registration, payload, context) => {
+      const run = runner(registration, payload, context);
+      this.#running.add(run);
+      const forget = () => this.#running.delete(run);
+      run.then(forget, forget);
+      return run;
+    };
+  }
+
+  /** Resolves when no hook runs, including hooks started while waiting. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) {
+      await Promise.allSettled([...this.#running]);
+      // The firing's observer and its notices come a few ticks after the last run ends.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+}
+
+function explainAll(firings: readonly HookFiring[], registry: Registry): ExplainedFiring[] {
+  return firings.flatMap((firing) => {
+    const { unmatched } = selectRegistrations(registry, firing.event, firing.matcherValue);
+    if (firing.runs.length === 0 && unmatched.length === 0) return [];
+    return [explainFiring(firing, unmatched)];
+  });
+}
+
+async function observedTools(
+  updates: readonly SessionNotification[],
+  transcriptPath: string,
+): Promise<ObservedTool[]> {
+  const calls = new Map<
+    string,
+    { name: string; input: unknown; dispatched: boolean; status: ObservedTool["status"] }
+  >();
+  for (const { update } of updates) {
+    if (update.sessionUpdate === "tool_call") {
+      const emitted = update._meta?.["tool_name"];
+      calls.set(update.toolCallId, {
+        name: typeof emitted === "string" ? emitted : update.title,
+        input: update.rawInput,
+        dispatched: false,
+        status: null,
+      });
+    } else if (update.sessionUpdate === "tool_call_update") {
+      const call = calls.get(update.toolCallId);
+      if (call === undefined) continue;
+      if (update.status === "in_progress") call.dispatched = true;
+      if (update.status === "completed" || update.status === "failed") call.status = update.status;
+    }
+  }
+  // The transcript holds the input each call ran with (a hook's rewrite included).
+  const read = await readTranscript(transcriptPath);
+  if (read.ok) {
+    for (const record of read.transcript.records) {
+      if (record.type !== "tool_call") continue;
+      const call = calls.get(record.toolCallId);
+      if (call !== undefined) call.input = record.input;
+    }
+  }
+  return [...calls].map(([toolCallId, call]) => ({ toolCallId, ...call }));
+}
+
+function messages(updates: readonly SessionNotification[]) {
+  const notices: string[] = [];
+  let agentText = "";
+  for (const { update } of updates) {
+    if (update.sessionUpdate !== "agent_message_chunk" || update.content.type !== "text") continue;
+    if (update._meta?.[NOTICE_META_KEY]) notices.push(update.content.text);
+    else agentText += update.content.text;
+  }
+  return { notices, agentText };
+}
+
+async function readFiles(
+  cwd: string,
+  paths: readonly string[],
+): Promise<Record<string, string | null>> {
+  const files: Record<string, string | null> = {};
+  for (const path of paths) {
+    try {
+      files[path] = await Deno.readTextFile(path.startsWith("/") ? path : `${cwd}/${path}`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      files[path] = null;
+    }
+  }
+  return files;
+}

@@ -1,0 +1,289 @@
+/**
+ * A session case's `expect` against what the session did: pure, over the observations the
+ * runner gathered (firings, tool calls, what the model received, files, responses, updates).
+ *
+ * Semantics (beyond the schema's descriptions):
+ * - `hooks` is the whole ordered list of firings that ran at least one hook; each entry checks
+ *   its event, and its `matcher` value and `decision` when given. Firings are listed as they
+ *   finished: Notification hooks run beside the turn, so they may finish after a later firing.
+ * - `tools` is the whole ordered list of tool calls; `input` must equal the input exactly.
+ * - `modelSaw` / `modelNeverSaw`: a string is searched as a substring of each piece the model
+ *   received (system prompt, each prompt with its injected context, each assistant text and
+ *   thought, each tool call's input JSON and result); a regex is tested against each piece.
+ * - `notices` is the whole ordered list; strings are exact. `agentText` is every prompt's agent
+ *   message text joined, notices left out.
+ * - `files`: content exact; null means the file must not exist.
+ * - `meta`: a subset match of the last response's `_meta` (nested objects too).
+ */
+import type { StopReason } from "@agentclientprotocol/sdk";
+import type { HookFiring } from "../hooks/hook_engine.ts";
+import {
+  decisionName,
+  describeText,
+  FailureList,
+  jsonEqual,
+  matchText,
+  sameDecision,
+  subsetMatch,
+} from "./expectation_match.ts";
+import type { SessionExpectation } from "./scenario_schema.ts";
+
+export interface ObservedTool {
+  readonly toolCallId: string;
+  /** As the model emitted it. */
+  readonly name: string;
+  /** It got `in_progress`: it ran. A call refused before dispatch never does. */
+  readonly dispatched: boolean;
+  /** The input it ran with (or would have run with). */
+  readonly input: unknown;
+  readonly status: "completed" | "failed" | null;
+}
+
+export interface SessionObservations {
+  /** Every firing that ran at least one hook, as it finished. */
+  readonly firings: readonly HookFiring[];
+  readonly tools: readonly ObservedTool[];
+  /** The distinct pieces of text the model received. */
+  readonly modelTexts: readonly string[];
+  /** The files `expect.files` names: content, or null when absent. */
+  readonly files: Readonly<Record<string, string | null>>;
+  /** One per prompt, in order. */
+  readonly responses: readonly {
+    readonly stopReason: StopReason;
+    readonly _meta?: Readonly<Record<string, unknown>> | null;
+  }[];
+  readonly notices: readonly string[];
+  readonly agentText: string;
+}
+
+export function checkSessionExpectations(
+  expect: SessionExpectation,
+  seen: SessionObservations,
+  failures: FailureList,
+): void {
+  if (expect.hooks !== undefined) checkHooks(expect.hooks, seen.firings, failures);
+  if (expect.tools !== undefined) checkTools(expect.tools, seen.tools, failures);
+  expect.modelSaw?.forEach((text, i) => {
+    const path = `expect.modelSaw[${i}]`;
+    const found = findText(text, seen.modelTexts);
+    if (!found.ok) failures.add(path, found.error, text, null);
+    else if (!found.found) {
+      failures.add(
+        path,
+        `The model never received ${describeText(text)}`,
+        text,
+        seen.modelTexts.length > 0 ? seen.modelTexts.map(clip) : null,
+      );
+    }
+  });
+  expect.modelNeverSaw?.forEach((text, i) => {
+    const path = `expect.modelNeverSaw[${i}]`;
+    const found = findText(text, seen.modelTexts);
+    if (!found.ok) failures.add(path, found.error, text, null);
+    else if (found.found) {
+      failures.add(
+        path,
+        `The model received ${describeText(text)}: ${JSON.stringify(clip(found.in))}`,
+        text,
+        clip(found.in),
+      );
+    }
+  });
+  for (const [path, expected] of Object.entries(expect.files ?? {})) {
+    const actual = seen.files[path] ?? null;
+    if (expected === actual) continue;
+    failures.add(
+      `expect.files[${JSON.stringify(path)}]`,
+      expected === null
+        ? `Expected "${path}" not to exist, but it does`
+        : actual === null
+        ? `Expected "${path}" to exist, but it does not`
+        : `The content of "${path}" differs`,
+      expected,
+      actual,
+    );
+  }
+  if (expect.stopReason !== undefined) checkStopReason(expect.stopReason, seen, failures);
+  if (expect.meta !== undefined) {
+    const actual = seen.responses.at(-1)?._meta ?? null;
+    if (!subsetMatch(expect.meta, actual ?? {})) {
+      failures.add(
+        "expect.meta",
+        "The last response's _meta does not hold the expected keys and values",
+        expect.meta,
+        actual,
+      );
+    }
+  }
+  if (expect.notices !== undefined) checkNotices(expect.notices, seen.notices, failures);
+  if (expect.agentText !== undefined) {
+    failures.text("expect.agentText", "the agent's text", expect.agentText, seen.agentText);
+  }
+}
+
+function checkHooks(
+  expected: NonNullable<SessionExpectation["hooks"]>,
+  firings: readonly HookFiring[],
+  failures: FailureList,
+): void {
+  const actual = firings.map((f) => ({
+    event: f.event,
+    matcher: f.matcherValue,
+    decision: decisionName(f.event, f.decision.verdict),
+  }));
+  const differs = (i: number): boolean => {
+    const want = expected[i]!;
+    const got = actual[i];
+    if (got === undefined || got.event !== want.event) return true;
+    if (want.matcher !== undefined && want.matcher !== got.matcher) return true;
+    return want.decision !== undefined && !sameDecision(want.decision, got.decision);
+  };
+  const first = expected.findIndex((_, i) => differs(i));
+  if (first === -1 && expected.length === actual.length) return;
+  const at = first === -1 ? expected.length : first;
+  const show = (f: { event: string; matcher?: string | null; decision?: string } | undefined) =>
+    f === undefined
+      ? "nothing"
+      : `${f.event}${f.matcher ? `(${f.matcher})` : ""}${f.decision ? ` → ${f.decision}` : ""}`;
+  failures.add(
+    "expect.hooks",
+    `The hooks fired differ at position ${at + 1}: expected ${show(expected[at])}, got ${
+      show(actual[at])
+    } (${actual.length} firing(s) ran hooks, ${expected.length} expected)`,
+    expected,
+    actual,
+  );
+}
+
+function checkTools(
+  expected: NonNullable<SessionExpectation["tools"]>,
+  tools: readonly ObservedTool[],
+  failures: FailureList,
+): void {
+  const actual = tools.map(({ name, dispatched, input, status }) => ({
+    name,
+    dispatched,
+    input,
+    status,
+  }));
+  if (expected.length !== actual.length) {
+    failures.add(
+      "expect.tools",
+      `Expected ${expected.length} tool call(s), but the model made ${actual.length}` +
+        (actual.length > 0 ? `: ${actual.map((t) => t.name).join(", ")}` : ""),
+      expected,
+      actual,
+    );
+  }
+  expected.forEach((want, i) => {
+    const got = actual[i];
+    if (got === undefined) return;
+    const path = `expect.tools[${i}]`;
+    if (want.name !== got.name) {
+      failures.add(
+        `${path}.name`,
+        `Expected tool call ${i + 1} to be "${want.name}", but it is "${got.name}"`,
+        want.name,
+        got.name,
+      );
+      return;
+    }
+    if (want.dispatched !== undefined && want.dispatched !== got.dispatched) {
+      failures.add(
+        `${path}.dispatched`,
+        want.dispatched
+          ? `Expected "${got.name}" (call ${i + 1}) to run, but it was refused before dispatch`
+          : `Expected "${got.name}" (call ${i + 1}) not to run, but it ran`,
+        want.dispatched,
+        got.dispatched,
+      );
+    }
+    if (want.input !== undefined && !jsonEqual(want.input, got.input)) {
+      failures.add(
+        `${path}.input`,
+        `The input of "${got.name}" (call ${i + 1}) differs`,
+        want.input,
+        got.input,
+      );
+    }
+    if (want.status !== undefined && want.status !== got.status) {
+      failures.add(
+        `${path}.status`,
+        `Expected "${got.name}" (call ${i + 1}) to end ${want.status}, but it ended ${
+          got.status ?? "without a status"
+        }`,
+        want.status,
+        got.status,
+      );
+    }
+  });
+}
+
+function checkStopReason(
+  expected: NonNullable<SessionExpectation["stopReason"]>,
+  seen: SessionObservations,
+  failures: FailureList,
+): void {
+  const all = seen.responses.map((r) => r.stopReason);
+  if (typeof expected === "string") {
+    const last = all.at(-1) ?? null;
+    if (last !== expected) {
+      failures.add(
+        "expect.stopReason",
+        `Expected the stop reason "${expected}", but it is ${JSON.stringify(last)}`,
+        expected,
+        last,
+      );
+    }
+  } else if (!jsonEqual(expected, all)) {
+    failures.add(
+      "expect.stopReason",
+      `Expected the stop reasons ${JSON.stringify(expected)}, but they are ${JSON.stringify(all)}`,
+      expected,
+      all,
+    );
+  }
+}
+
+function checkNotices(
+  expected: NonNullable<SessionExpectation["notices"]>,
+  notices: readonly string[],
+  failures: FailureList,
+): void {
+  if (expected.length !== notices.length) {
+    failures.add(
+      "expect.notices",
+      `Expected ${expected.length} notice(s), but hooks showed ${notices.length}`,
+      expected,
+      notices,
+    );
+    return;
+  }
+  expected.forEach((want, i) => {
+    failures.text(`expect.notices[${i}]`, `notice ${i + 1}`, want, notices[i] ?? null);
+  });
+}
+
+type Found =
+  | { readonly ok: true; readonly found: false }
+  | { readonly ok: true; readonly found: true; readonly in: string }
+  | { readonly ok: false; readonly error: string };
+
+function findText(
+  expected: Parameters<typeof matchText>[0],
+  pieces: readonly string[],
+): Found {
+  for (const piece of pieces) {
+    const match = matchText(expected, piece, "contains");
+    if (!match.ok) return match;
+    if (match.matched) return { ok: true, found: true, in: piece };
+  }
+  return { ok: true, found: false };
+}
+
+/** Characters of one received text shown in a failure. */
+const SHOWN_CHARS = 2000;
+
+function clip(text: string): string {
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}

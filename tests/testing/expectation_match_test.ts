@@ -1,0 +1,109 @@
+import { assertEquals } from "../helpers/assert.ts";
+import {
+  decisionName,
+  FailureList,
+  jsonEqual,
+  matchText,
+  pointerOf,
+  refersTo,
+  sameDecision,
+  subsetMatch,
+} from "../../src/testing/expectation_match.ts";
+import { checkSessionExpectations } from "../../src/testing/session_expectations.ts";
+import { commandRegistration, promptRegistration } from "../hooks/registration_fixture.ts";
+
+Deno.test("matchText: exact, contained, regex, absent and invalid", () => {
+  assertEquals(matchText("a b", "a b"), { ok: true, matched: true });
+  assertEquals(matchText("a", "a b"), { ok: true, matched: false });
+  assertEquals(matchText("a", "a b", "contains"), { ok: true, matched: true });
+  assertEquals(matchText({ matches: "b$" }, "a b"), { ok: true, matched: true });
+  assertEquals(matchText({ matches: "^b" }, "a b"), { ok: true, matched: false });
+  assertEquals(matchText("", null), { ok: true, matched: false });
+  assertEquals(matchText({ matches: ".*" }, null), { ok: true, matched: false });
+  const bad = matchText({ matches: "(" }, "x");
+  assertEquals(bad.ok, false);
+});
+
+Deno.test("jsonEqual and subsetMatch", () => {
+  assertEquals(jsonEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }), true);
+  assertEquals(jsonEqual({ a: 1 }, { a: 1, b: 2 }), false);
+  assertEquals(jsonEqual([1], { 0: 1 }), false);
+  assertEquals(subsetMatch({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }), true);
+  assertEquals(subsetMatch({ a: { b: 1 } }, { a: { c: 2 } }), false);
+  assertEquals(subsetMatch({ a: [1] }, { a: [1, 2] }), false);
+  assertEquals(subsetMatch({ a: null }, {}), false);
+  assertEquals(subsetMatch({}, { x: 1 }), true);
+});
+
+Deno.test("pointerOf: dotted paths, indexes and quoted keys", () => {
+  assertEquals(pointerOf("expect.reason"), "/expect/reason");
+  assertEquals(pointerOf("expect.tools[1].input"), "/expect/tools/1/input");
+  assertEquals(pointerOf('expect.files["src/a.b~c"]'), "/expect/files/src~1a.b~0c");
+});
+
+Deno.test("refersTo: by id, or a substring of the command, args or prompt", () => {
+  const hook = commandRegistration("./hooks/guard.sh --strict");
+  assertEquals(refersTo("guard.sh", hook), true);
+  assertEquals(refersTo("--strict", hook), true);
+  assertEquals(refersTo(hook.id, hook), true);
+  assertEquals(refersTo("other", hook), false);
+  const prompt = promptRegistration(
+    "Check that the tests ran before stopping, carefully and fully",
+  );
+  assertEquals(refersTo("carefully and fully", prompt), true);
+});
+
+Deno.test("decisionName: deny is PreToolUse's word for block, and the two are the same", () => {
+  const block = { kind: "block", reason: "r", blocks: [] } as const;
+  assertEquals(decisionName("PreToolUse", block), "deny");
+  assertEquals(decisionName("Stop", block), "block");
+  assertEquals(sameDecision("block", "deny"), true);
+  assertEquals(sameDecision("deny", "block"), true);
+  assertEquals(sameDecision("allow", "ask"), false);
+});
+
+Deno.test("FailureList: a path, a message, the values, and the line of the expectation", () => {
+  const failures = new FailureList(
+    "/cases/4",
+    (p) => (p === "/cases/4/expect/context" ? 40 : undefined),
+  );
+  failures.text("expect.context", "the context", { matches: "x+" }, "y");
+  failures.text("expect.reason", "the reason", "r", null);
+  failures.text("expect.stopReason", "the stopReason", { matches: "(" }, "s");
+  assertEquals(failures.failures.map((f) => [f.path, f.message, f.line]), [
+    ["expect.context", 'Expected the context /x+/, but it is "y"', 40],
+    ["expect.reason", 'Expected the reason "r", but there is none', undefined],
+    [
+      "expect.stopReason",
+      'Invalid regular expression "(": Invalid regular expression: /(/: Unterminated group',
+      undefined,
+    ],
+  ]);
+});
+
+Deno.test("checkSessionExpectations: files, meta subset, notices and stop reasons", () => {
+  const failures = new FailureList("/cases/0");
+  checkSessionExpectations({
+    files: { "a.txt": "A", "gone.txt": null, "new.txt": "N" },
+    meta: { tokens: { generated: 3 } },
+    notices: ["one", { matches: "^two" }],
+    stopReason: ["end_turn", "refusal"],
+    agentText: { matches: "hello" },
+  }, {
+    firings: [],
+    tools: [],
+    modelTexts: [],
+    files: { "a.txt": "A", "gone.txt": "still here", "new.txt": null },
+    responses: [{ stopReason: "end_turn" }, {
+      stopReason: "refusal",
+      _meta: { tokens: { generated: 4 } },
+    }],
+    notices: ["one", "two!"],
+    agentText: "well, hello",
+  }, failures);
+  assertEquals(failures.failures.map((f) => [f.path, f.message]), [
+    ['expect.files["gone.txt"]', 'Expected "gone.txt" not to exist, but it does'],
+    ['expect.files["new.txt"]', 'Expected "new.txt" to exist, but it does not'],
+    ["expect.meta", "The last response's _meta does not hold the expected keys and values"],
+  ]);
+});

@@ -1,0 +1,257 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { livingPids } from "../hooks/process_probe.ts";
+import { AgentError } from "../../src/error.ts";
+import { runEventCase } from "../../src/testing/event_case_runner.ts";
+import { copyTree, createHermeticPlace, hermeticEnv } from "../../src/testing/hermetic_env.ts";
+import { runSessionCase } from "../../src/testing/session_case_runner.ts";
+import { EventCase, SessionCase } from "../../src/testing/scenario_schema.ts";
+import { caseInput, command, hooksSettings, treeOf, withTempProject } from "./scenario_project.ts";
+
+Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, and always its own HOME", () => {
+  const outer: Record<string, string> = {
+    PATH: "/bin",
+    USER: "me",
+    SHELL: "/bin/zsh",
+    HOME: "/home/me",
+    AWS_SECRET_ACCESS_KEY: "x",
+    TZ: "Europe/Paris",
+    LC_ALL: "fr_FR",
+    TMPDIR: "/var/tmp",
+  };
+  const env = hermeticEnv((name) => outer[name], { home: "/t/home", tmp: "/t/tmp" }, {
+    CASE: "1",
+    HOME: "/home/me",
+  });
+  assertEquals(env, {
+    PATH: "/bin",
+    USER: "me",
+    SHELL: "/bin/zsh",
+    TZ: "UTC",
+    LANG: "C.UTF-8",
+    TMPDIR: "/t/tmp",
+    CASE: "1",
+    HOME: "/t/home",
+  });
+  assertEquals(
+    hermeticEnv(() => undefined, { home: "/h", tmp: "/t" })["PATH"],
+    "/usr/local/bin:/usr/bin:/bin",
+  );
+  assertEquals(
+    hermeticEnv(() => undefined, { home: "/h", tmp: "/t" }, { TZ: "Asia/Tokyo" })["TZ"],
+    "Asia/Tokyo",
+  );
+});
+
+Deno.test("hooks see neither the outer environment nor the real HOME, and TZ and LANG are fixed", async () => {
+  const report =
+    `cat > /dev/null\nprintf '{"systemMessage":"secret=%s tz=%s lang=%s case=%s home=%s"}' ` +
+    `"\${OUTER_SECRET:-unset}" "$TZ" "$LANG" "$CASE_VAR" "$(basename "$HOME")"\n`;
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({ Stop: [{ hooks: [command("./hooks/report.sh")] }] }),
+    "hooks/report.sh": report,
+  }, async (project) => {
+    const spec = EventCase.parse({
+      name: "env",
+      event: "Stop",
+      expect: { systemMessage: "secret=unset tz=UTC lang=C.UTF-8 case=yes home=home" },
+    });
+    const result = await runEventCase(
+      caseInput(project, spec, { placement: { env: { CASE_VAR: "yes" } } }),
+    );
+    assertEquals(result.failures, []);
+  });
+});
+
+Deno.test("a hook writing to $HOME, $TMPDIR and (isolated) the cwd leaves the real ones untouched", async () => {
+  const writer =
+    'cat > /dev/null\necho x > "$HOME/h.txt"\necho x > "$TMPDIR/t.txt"\necho x > ./c.txt\nrm -f ./hooks/writer.sh\n';
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      PreToolUse: [{ hooks: [command("./hooks/writer.sh")] }],
+    }),
+    "hooks/writer.sh": writer,
+    "node_modules/big/index.js": "x",
+    "src/.git/HEAD": "x",
+  }, async (project) => {
+    const before = await treeOf(project.dir);
+    const spec = EventCase.parse({
+      name: "writes",
+      event: "PreToolUse",
+      input: { tool_name: "shell" },
+      isolate: true,
+      expect: { exitCodes: [0], errors: 0 },
+    });
+    const result = await runEventCase(caseInput(project, spec, { placement: { isolate: true } }));
+    assertEquals(result.failures, []);
+    assertEquals(await treeOf(project.dir), before);
+    assertEquals(await treeOf(project.realHome), []);
+
+    const session = SessionCase.parse({
+      name: "session writes",
+      isolate: true,
+      session: {
+        model: {
+          turns: [{
+            toolCalls: [{
+              name: "shell",
+              input: { command: "echo y > $HOME/s.txt; echo y > s.txt" },
+            }],
+          }, { text: "ok" }],
+        },
+        prompts: ["go"],
+      },
+      expect: { files: { "s.txt": "y\n", "c.txt": "x\n", "hooks/writer.sh": null } },
+    });
+    const sessionResult = await runSessionCase(
+      caseInput(project, session, { placement: { isolate: true } }),
+    );
+    assertEquals(sessionResult.failures, []);
+    assertEquals(await treeOf(project.dir), before);
+    assertEquals(await treeOf(project.realHome), []);
+  });
+});
+
+Deno.test("a settings override replaces the user, project and local files", async () => {
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({ Stop: [{ hooks: [command("./hooks/project.sh")] }] }),
+    ".claude/settings.local.json": hooksSettings({
+      Stop: [{ hooks: [command("./hooks/local.sh")] }],
+    }),
+    "fixture_home/.claude/settings.json": hooksSettings({
+      Stop: [{ hooks: [command("./hooks/user.sh")] }],
+    }),
+    "fixture_home/notes.txt": "kept",
+    "override.json": `// JSONC\n${
+      JSON.stringify(hooksSettings({ Stop: [{ hooks: [command("./hooks/file.sh")] }] }))
+    }`,
+    "hooks/project.sh": "exit 0\n",
+    "hooks/local.sh": "exit 0\n",
+    "hooks/user.sh": "exit 0\n",
+    "hooks/inline.sh": 'test -f "$HOME/notes.txt" || exit 1\n',
+    "hooks/file.sh": "exit 0\n",
+  }, async (project) => {
+    const home = `${project.dir}/fixture_home`;
+    const chain = await runEventCase(caseInput(
+      project,
+      EventCase.parse({
+        name: "chain",
+        event: "Stop",
+        expect: { matched: ["user.sh", "project.sh", "local.sh"] },
+      }),
+      { placement: { home } },
+    ));
+    assertEquals(chain.failures, []);
+
+    const inline = await runEventCase(caseInput(
+      project,
+      EventCase.parse({
+        name: "inline",
+        event: "Stop",
+        expect: { matched: ["inline.sh"], exitCodes: [0] },
+      }),
+      {
+        placement: {
+          home,
+          settings: {
+            kind: "inline",
+            settings: hooksSettings({ Stop: [{ hooks: [command("./hooks/inline.sh")] }] }),
+          },
+        },
+      },
+    ));
+    assertEquals(inline.failures, []);
+
+    const file = await runEventCase(caseInput(
+      project,
+      EventCase.parse({
+        name: "file",
+        event: "Stop",
+        expect: { matched: ["file.sh"] },
+      }),
+      { placement: { settings: { kind: "file", path: `${project.dir}/override.json` } } },
+    ));
+    assertEquals(file.failures, []);
+    assertEquals(
+      await Deno.readTextFile(`${project.dir}/.claude/settings.json`),
+      JSON.stringify(
+        hooksSettings({ Stop: [{ hooks: [command("./hooks/project.sh")] }] }),
+        null,
+        2,
+      ),
+    );
+  });
+});
+
+Deno.test("createHermeticPlace: a missing fixture home is an error; dispose removes everything", async () => {
+  await withTempProject({ "a.txt": "a" }, async (project) => {
+    let thrown: unknown;
+    try {
+      await createHermeticPlace({
+        projectDir: project.dir,
+        placement: { home: `${project.dir}/no_such_home` },
+        outerEnv: project.outerEnv,
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(thrown instanceof AgentError, String(thrown));
+    assert(
+      thrown.message.startsWith(`Cannot use "${project.dir}/no_such_home" as the home of a case`),
+    );
+
+    const place = await createHermeticPlace({
+      projectDir: project.dir,
+      placement: { isolate: true },
+      outerEnv: project.outerEnv,
+    });
+    assertEquals(place.isolated, true);
+    assert(place.cwd.startsWith(place.root) && place.cwd.endsWith("/project"), place.cwd);
+    assertEquals(await Deno.readTextFile(`${place.cwd}/a.txt`), "a");
+    assertEquals(place.lookup("HOME"), place.home);
+    await place.dispose();
+    await Deno.stat(place.root).then(
+      () => assert(false, "the root is removed"),
+      (error) => assert(error instanceof Deno.errors.NotFound),
+    );
+  });
+});
+
+Deno.test("copyTree: leaves out node_modules and .git at any depth, keeps modes and symlinks", async () => {
+  await withTempProject({
+    "run.sh": "echo hi\n",
+    "node_modules/x/y.js": "x",
+    "pkg/node_modules/z.js": "z",
+    ".git/HEAD": "ref",
+    "pkg/.git/HEAD": "ref",
+    "pkg/lib.ts": "export {}",
+  }, async (project) => {
+    await Deno.symlink("pkg/lib.ts", `${project.dir}/link.ts`);
+    const target = `${project.realHome}/copy`;
+    await copyTree(project.dir, target);
+    assertEquals(await treeOf(target), ["link.ts", "pkg", "pkg/lib.ts", "run.sh"]);
+    assertEquals(await Deno.readLink(`${target}/link.ts`), "pkg/lib.ts");
+    assertEquals(((await Deno.stat(`${target}/run.sh`)).mode ?? 0) & 0o777, 0o755);
+  });
+});
+
+Deno.test("no process a hook started outlives its case", async () => {
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      PreToolUse: [{ hooks: [command("./hooks/spawn.sh")] }],
+    }),
+    "hooks/spawn.sh": 'cat > /dev/null\nsleep 30 &\necho $! > "$CLAUDE_PROJECT_DIR/pid"\n',
+  }, async (project) => {
+    const result = await runEventCase(caseInput(
+      project,
+      EventCase.parse({
+        name: "spawns",
+        event: "PreToolUse",
+        input: { tool_name: "shell" },
+        expect: {},
+      }),
+    ));
+    assertEquals(result.status, "passed");
+    const pid = Number((await Deno.readTextFile(`${project.dir}/pid`)).trim());
+    assertEquals(await livingPids([pid]), []);
+  });
+});
