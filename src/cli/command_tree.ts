@@ -48,6 +48,11 @@ export const COMMAND_TREE: GroupNode = {
           summary: "fire one event against the merged settings and show what each hook did",
           load: async () => (await import("./hooks_run.ts")).hooksRunCommand,
         },
+        test: {
+          kind: "leaf",
+          summary: "check the hooks against scenario files, hermetically (for CI)",
+          load: async () => (await import("./hooks_test.ts")).hooksTestCommand,
+        },
       },
     },
   },

@@ -39,7 +39,9 @@ export interface RunDeps {
 
 export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Promise<RunResult> {
   const started = performance.now();
-  const load = deps.load ?? ((file: string) => loadScenarioFile(file));
+  // Messages name files as the user sees them: relative to the project.
+  const load = deps.load ??
+    ((file: string) => loadScenarioFile(file, { displayPath: relative(options.projectDir, file) }));
   const run = deps.runCase ?? runCase;
   const problems: ScenarioProblem[] = [];
   const inputs: CaseInput<LoadedCase["case"]>[] = [];

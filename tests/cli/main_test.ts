@@ -31,10 +31,10 @@ Deno.test("--help at every level lists what can be run there", async () => {
   assertStringIncludes(top.stdout, "hooks");
   const hooks = await run(["hooks", "--help"]);
   assertEquals(hooks.code, 0);
-  for (const sub of ["list", "lint", "run"]) {
+  for (const sub of ["list", "lint", "run", "test"]) {
     assertMatch(hooks.stdout, new RegExp(`^  ${sub} `, "m"));
   }
-  for (const sub of ["list", "lint", "run"]) {
+  for (const sub of ["list", "lint", "run", "test"]) {
     const leaf = await run(["hooks", sub, "--help"]);
     assertEquals(leaf.code, 0, leaf.stderr);
     assertStringIncludes(leaf.stdout, `Usage: llama-agent hooks ${sub}`);
@@ -104,6 +104,7 @@ Deno.test("no command loads node-llama-cpp at start-up: only the llama backend i
       "src/cli/hooks_list.ts",
       "src/cli/hooks_lint.ts",
       "src/cli/hooks_run.ts",
+      "src/cli/hooks_test.ts",
       "src/cli/acp.ts",
     ]
   ) {

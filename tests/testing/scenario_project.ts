@@ -49,6 +49,9 @@ export async function withTempProject<T>(
       LANG: "fr_FR.UTF-8",
       TMPDIR: `${root}/outer_tmp`,
       XDG_STATE_HOME: `${root}/outer_state`,
+      // Where runs make their scratch places: the user's cache, kept apart from "the real HOME"
+      // here so that tests can say that HOME itself is never written.
+      XDG_CACHE_HOME: `${root}/outer_cache`,
     };
     return await fn({ dir, realHome, outerEnv: (name) => outer[name] });
   } finally {

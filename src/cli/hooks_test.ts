@@ -1,0 +1,159 @@
+/**
+ * `llama-agent hooks test [PATHS...]`: runs a repository's scenario files against its real hooks,
+ * hermetically, and reports each case. Invalid scenario files are reported first and the valid
+ * ones still run; the exit code says which of the three things happened.
+ */
+import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { resolveCwd } from "./resolve_cwd.ts";
+import { CWD_FLAG, fail } from "./start_command.ts";
+import type { CaseResult } from "../testing/case_result.ts";
+import { discoverScenarios, SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
+import { problemLine } from "../testing/reporters/problem_line.ts";
+import { REPORTER_NAMES, type ReporterName, REPORTERS } from "../testing/reporters/reporters.ts";
+import { runScenarios } from "../testing/run_scenarios.ts";
+import type { RunResult } from "../testing/scenario_run.ts";
+
+const spec: CommandSpec = {
+  path: ["hooks", "test"],
+  summary: "check the hooks against scenario files, hermetically (for CI)",
+  description:
+    `Runs every case of the scenario files (*${SCENARIO_SUFFIX}) under <dir>/${SCENARIO_DIR},\n` +
+    "or in the files and directories given, against the merged settings of <dir>: event cases\n" +
+    "fire one event, session cases drive the agent with a scripted client and model. Hooks run\n" +
+    "in a hermetic environment (an empty HOME, a fixed TZ and LANG, only PATH, USER, LOGNAME and\n" +
+    "SHELL from outside). Cases run in parallel, up to the core count.\n" +
+    "\n" +
+    "Invalid scenario files are reported first (file:line:column) and the valid files still\n" +
+    "run. Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +
+    "scenario file, a case that could not run, no scenario files, no case matching --filter,\n" +
+    "or a usage error).",
+  flags: [
+    { ...CWD_FLAG, description: "The repository whose hooks are tested (default: .)" },
+    {
+      name: "reporter",
+      type: "string",
+      valueName: "NAME",
+      description: "default, tap, junit, json, or github (workflow annotations)",
+      choices: REPORTER_NAMES,
+    },
+    {
+      name: "filter",
+      type: "string",
+      valueName: "TEXT",
+      description:
+        'Only cases whose name (or "file > name") contains TEXT or matches it as a regex',
+    },
+    {
+      name: "explain",
+      type: "boolean",
+      description: "Per case: every registration (matched or not, why), raw results, who decided",
+    },
+    { name: "bail", type: "boolean", description: "Start no more cases after the first failure" },
+  ],
+  positionals: [{
+    name: "PATHS...",
+    description: `Scenario files or directories (default: ${SCENARIO_DIR})`,
+    required: false,
+  }],
+  examples: [
+    "llama-agent hooks test",
+    'llama-agent hooks test .claude/hooks-tests/guard.test.jsonc --filter "rm -rf" --explain',
+    "llama-agent hooks test --reporter junit > hooks-tests.xml",
+    "llama-agent hooks test --reporter github   # in a GitHub Actions step",
+  ],
+};
+
+export const hooksTestCommand: CliCommand = {
+  spec,
+  async run(args: readonly string[], io: CliIo): Promise<number> {
+    const started = await start(args, io);
+    if (!started.ok) return started.exitCode;
+    const { cwd, paths, flags } = started;
+    const filter = typeof flags["filter"] === "string" ? flags["filter"] : undefined;
+    const explain = flags["explain"] === true;
+    const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
+
+    const discovered = await discoverScenarios(cwd, paths, io.cwd);
+    if (discovered.files.length === 0 && discovered.problems.length === 0) {
+      return fail(
+        io,
+        `No scenario files found under "${SCENARIO_DIR}": add *${SCENARIO_SUFFIX} files there, ` +
+          "or name the files and directories to run",
+      ).exitCode;
+    }
+    const reporter = REPORTERS[reporterName]({
+      write: io.stdout,
+      color: io.stdoutIsTty && !io.env("NO_COLOR"),
+      explain,
+      cwd,
+    });
+    const run = await runScenarios({
+      projectDir: cwd,
+      files: discovered.files,
+      filter,
+      bail: flags["bail"] === true,
+      explain,
+      env: io.env,
+      onCaseEnd: (result) => reporter.onCaseEnd?.(result),
+    });
+    const result: RunResult = { ...run, problems: [...discovered.problems, ...run.problems] };
+    reporter.onRunEnd(result);
+    if (FOR_PROGRAMS[reporterName] && result.problems.length > 0) {
+      io.stderr(result.problems.map((p) => problemLine(p, cwd) + "\n").join(""));
+    }
+    if (filter !== undefined && result.results.length === 0 && result.problems.length === 0) {
+      return fail(io, `No case matches --filter "${filter}"`).exitCode;
+    }
+    return exitCode(result);
+  },
+};
+
+/**
+ * Reporters whose output a program reads, often from a file: invalid scenario files are also
+ * listed on stderr, so the person watching the run sees why it exits 2.
+ */
+const FOR_PROGRAMS: Readonly<Record<ReporterName, boolean>> = {
+  default: false,
+  github: false,
+  tap: true,
+  junit: true,
+  json: true,
+};
+
+/**
+ * 2 when the input is invalid (a scenario file, or a case that could not run), else 1 when a
+ * case failed, else 0.
+ */
+export function exitCode(run: RunResult): number {
+  const has = (status: CaseResult["status"]) => run.results.some((r) => r.status === status);
+  if (run.problems.length > 0 || has("error")) return EXIT.usage;
+  return has("failed") ? EXIT.failure : EXIT.ok;
+}
+
+type Started =
+  | {
+    readonly ok: true;
+    readonly cwd: string;
+    readonly paths: readonly string[];
+    readonly flags: Readonly<Record<string, string | boolean | undefined>>;
+  }
+  | { readonly ok: false; readonly exitCode: number };
+
+/**
+ * `startCommand`, for a command that takes any number of paths: the flag table is parsed with a
+ * slot for every argument, the help shows the one `[PATHS...]`.
+ */
+async function start(args: readonly string[], io: CliIo): Promise<Started> {
+  const slots = args.map(() => spec.positionals[0]!);
+  const parsed = parseCommandLine({ ...spec, positionals: slots }, args);
+  if (!parsed.ok) return fail(io, parsed.error);
+  if (parsed.value.help) {
+    io.stdout(renderHelp(spec));
+    return { ok: false, exitCode: EXIT.ok };
+  }
+  const flag = parsed.value.flags["cwd"];
+  const cwd = await resolveCwd(typeof flag === "string" ? flag : undefined, io.cwd, io.env);
+  if (!cwd.ok) return fail(io, cwd.error);
+  return { ok: true, cwd: cwd.path, paths: parsed.value.positionals, flags: parsed.value.flags };
+}
