@@ -166,11 +166,7 @@ Deno.test("ask makes even an auto-approved read ask the client; allow never beat
   });
   await withInMemoryAgent({
     mode: "rule-based",
-    rules: [{
-      tool: "shell",
-      matcher: { kind: "exact", names: ["shell"] } as never,
-      decision: "deny",
-    }],
+    rules: denyShell,
     files: {
       ".claude/settings.json": settings({
         PreToolUse: [["shell", pre({ permissionDecision: "allow" })]],
