@@ -119,7 +119,8 @@ export function fireNotification(
   const signal = AbortSignal.any([turn.signal, session.background.signal]);
   // Starting a process holds the agent's thread for a few milliseconds: first let the updates
   // already queued for the client go out.
-  setTimeout(() => {
+  const timer = setTimeout(() => {
+    signal.removeEventListener("abort", cancelTimer);
     if (signal.aborted) return;
     session.hooks.fire("Notification", type, {
       notification_type: type,
@@ -132,4 +133,6 @@ export function fireNotification(
       })
       .catch((error) => session.log(`Notification hooks failed: ${error}`));
   }, 0);
+  const cancelTimer = () => clearTimeout(timer);
+  signal.addEventListener("abort", cancelTimer, { once: true });
 }
