@@ -11,7 +11,6 @@
  * non-blocking error saying so (a block, under `onFailure: "block"`). Session cases answer them
  * from `session.evaluator`.
  */
-import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { isFiredEvent } from "../hooks/event_table.ts";
 import type { Evaluator } from "../hooks/evaluator.ts";
@@ -72,8 +71,9 @@ async function fireAndCheck(
   if (!isFiredEvent(event)) return erroredCase(input, "event", started, `"${event}" never fires`);
   const hooks = await loadSessionHooks(place.cwd, place.home);
   const sessionId = testSessionId(index);
-  const transcriptPath = transcriptPathFor(sessionId, place.lookup);
-  await Deno.mkdir(transcriptPath.slice(0, transcriptPath.lastIndexOf("/")), { recursive: true });
+  // A flat file: an event case has no session whose history it would hold, and five levels of
+  // directories per case cost more than the hook itself.
+  const transcriptPath = `${place.home}/${sessionId}.jsonl`;
   await Deno.writeTextFile(transcriptPath, "");
   const completed = completePayload(event, spec.input ?? {}, {
     sessionId,

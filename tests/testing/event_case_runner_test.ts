@@ -259,7 +259,7 @@ Deno.test("event case: the payload is completed deterministically inside the her
     assertEquals(payload.tool_input, { command: "ls" });
     assertEquals(payload.hook_event_name, "PreToolUse");
     assert(
-      /\/home\/\.local\/state\/llama-agent\/sessions\/test-session-3\/raw\.jsonl$/.test(
+      /\/home\/test-session-3\.jsonl$/.test(
         payload.transcript_path,
       ),
       payload.transcript_path,

@@ -1,0 +1,323 @@
+/**
+ * `hooks test` benchmarks: what running scenario cases costs beyond the hook processes they run.
+ * `runScenarios` runs in this process over a generated temp project; every figure is one JSON
+ * line on stdout with its baseline measured in the same run, interleaved, as medians; a summary
+ * goes to stderr. About 80 s on two cores (100 s beside a busy neighbour).
+ *
+ *   deno task bench:hooks-test
+ *   deno run -A bench/hooks_test.ts --quick     # fewer samples, for a smoke run
+ *
+ * Figure 1 sets 200 event cases, each firing one `true` PreToolUse hook, against 200 bare spawns
+ * of `/bin/sh -c true` with the same parallelism (the hooks-test run's concurrency is the core
+ * count, so the spawns run in a pool of as many workers). Hooks are started through setsid(1)
+ * where it exists (src/hooks/command_runner.ts), so the same pool of `setsid /bin/sh -c true`
+ * spawns is reported beside it: the gap between the two baselines is the price of the process
+ * group, the gap above the setsid one is what `hooks test` adds per case. A fourth arm runs the
+ * same 200 cases in a project whose hook never matches: every case does all its work but spawn
+ * (hermetic place, settings, transcript file, firing, checks), which is the scaffolding's cost.
+ */
+import { median, printFigure } from "./bench_stats.ts";
+import { interleave } from "./interleave.ts";
+import { runScenarios } from "../src/testing/run_scenarios.ts";
+import type { RunResult } from "../src/testing/scenario_run.ts";
+
+const quick = Deno.args.includes("--quick");
+const EVENT_CASES = 200;
+/** A multiple of 8: figure 1's four arms take every position, in both directions (see rounds()). */
+const MANY_ROUNDS = quick ? 2 : 8;
+const ONE_CASE_ROUNDS = quick ? 4 : 40;
+const WARM_UP_ROUNDS = quick ? 1 : 2;
+const WORKERS = navigator.hardwareConcurrency ?? 1;
+const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find(exists);
+
+const started = performance.now();
+const root = await Deno.realPath(
+  await Deno.makeTempDir({ prefix: "llama-agent-bench-hooks-test-" }),
+);
+const cache = `${root}/cache`;
+const summary: string[] = [];
+/** The outer environment of every run: the real one, with scratch places under `root`. */
+const outerEnv = (name: string) => name === "XDG_CACHE_HOME" ? cache : Deno.env.get(name);
+try {
+  const project = await writeProject();
+  await benchManyEventCases(project);
+  await benchSessionVsEventCase(project);
+  await assertScratchEmpty();
+} finally {
+  await Deno.remove(root, { recursive: true });
+}
+summary.push(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.error(summary.map((line) => `bench/hooks_test: ${line}`).join("\n"));
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Project {
+  readonly dir: string;
+  /** The same, but its one PreToolUse hook has a matcher no case matches. */
+  readonly unmatchedDir: string;
+  /** 200 event cases. */
+  readonly manyEvents: string;
+  /** One event case. */
+  readonly oneEvent: string;
+  /** One session case. */
+  readonly oneSession: string;
+}
+
+function eventCase(name: string) {
+  return {
+    name,
+    event: "PreToolUse",
+    input: { tool_name: "shell", tool_input: { command: "ls" } },
+    expect: { decision: "none" },
+  };
+}
+
+/** The project: one `true` PreToolUse hook, a file to read, and the scenario files. */
+async function writeProject(): Promise<Project> {
+  const dir = `${root}/project`;
+  const tests = `${dir}/.claude/hooks-tests`;
+  await Deno.mkdir(tests, { recursive: true });
+  await Deno.mkdir(cache);
+  await Deno.writeTextFile(
+    `${dir}/.claude/settings.json`,
+    JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+  );
+  await Deno.writeTextFile(`${dir}/notes.txt`, "Water the plants on Tuesday.\n");
+  const unmatchedDir = `${root}/project_unmatched`;
+  await Deno.mkdir(`${unmatchedDir}/.claude`, { recursive: true });
+  await Deno.writeTextFile(
+    `${unmatchedDir}/.claude/settings.json`,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: "^never$", hooks: [{ type: "command", command: "true" }] }],
+      },
+    }),
+  );
+  const write = async (name: string, cases: unknown[]) => {
+    const file = `${tests}/${name}.test.jsonc`;
+    await Deno.writeTextFile(file, JSON.stringify({ cases }, null, 2));
+    return file;
+  };
+  const manyEvents = await write(
+    "many_events",
+    Array.from({ length: EVENT_CASES }, (_, i) => eventCase(`shell call ${i + 1}`)),
+  );
+  const oneEvent = await write("one_event", [eventCase("one shell call")]);
+  const oneSession = await write("one_session", [{
+    name: "one tool call, then an answer",
+    session: {
+      model: {
+        turns: [
+          {
+            text: "Let me read the notes.",
+            toolCalls: [{ name: "fs_read", input: { file_path: "notes.txt" } }],
+          },
+          { text: "The notes say to water the plants on Tuesday." },
+        ],
+      },
+      prompts: ["What do the notes say?"],
+      client: { permissions: "allow_once" },
+    },
+    expect: {
+      hooks: [{ event: "PreToolUse", matcher: "fs_read", decision: "none" }],
+      tools: [{ name: "fs_read", dispatched: true, status: "completed" }],
+      stopReason: "end_turn",
+    },
+  }]);
+  return { dir, unmatchedDir, manyEvents, oneEvent, oneSession };
+}
+
+/** One `runScenarios` over `file`, timed; every case must pass. */
+async function timedRun(
+  projectDir: string,
+  file: string,
+  concurrency: number,
+  cases: number,
+): Promise<{ ms: number; run: RunResult }> {
+  const start = performance.now();
+  const run = await runScenarios({ projectDir, files: [file], concurrency, env: outerEnv });
+  const ms = performance.now() - start;
+  const { passed } = run.summary;
+  if (run.problems.length > 0 || passed !== cases || run.results.length !== cases) {
+    const bad = run.results.find((r) => r.status !== "passed");
+    throw new Error(
+      `The bench run of ${file} went wrong: ${passed}/${cases} passed; ` +
+        JSON.stringify(run.problems[0] ?? bad),
+    );
+  }
+  return { ms, run };
+}
+
+async function spawnTrue(setsid: boolean): Promise<void> {
+  const command = setsid && SETSID !== undefined
+    ? new Deno.Command(SETSID, { args: ["/bin/sh", "-c", "true"] })
+    : new Deno.Command("/bin/sh", { args: ["-c", "true"] });
+  const status = await command.spawn().status;
+  if (!status.success) throw new Error("/bin/sh -c true failed");
+}
+
+/** `count` spawns, `workers` at a time, timed. */
+async function spawnPool(count: number, workers: number, setsid: boolean): Promise<number> {
+  const start = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      await spawnTrue(setsid);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, count) }, worker));
+  return performance.now() - start;
+}
+
+/**
+ * Runs every arm once per round, after `warmUpRounds` unrecorded rounds; returns each arm's
+ * samples in arm order. interleave.ts walks every order of its arms, which with four arms is 24
+ * rounds (a short run would keep the same arm first throughout); here round r rotates the arms by
+ * r, and every other block of four rounds runs in reverse, so any 8 consecutive rounds give each
+ * arm every position and put each arm after its neighbours on both sides.
+ */
+async function rounds(
+  count: number,
+  warmUpRounds: number,
+  arms: readonly (() => Promise<number>)[],
+): Promise<number[][]> {
+  const samples = arms.map((): number[] => []);
+  for (let round = 0; round < warmUpRounds + count; round++) {
+    const shift = round % arms.length;
+    const order = arms.map((_, i) => (i + shift) % arms.length);
+    if (Math.floor(round / arms.length) % 2 === 1) order.reverse();
+    for (const index of order) {
+      const ms = await arms[index]!();
+      if (round >= warmUpRounds) samples[index]!.push(ms);
+    }
+  }
+  return samples;
+}
+
+/** Figure 1: 200 event cases, each one `true` hook, vs 200 bare spawns in as many workers. */
+async function benchManyEventCases(project: Project): Promise<void> {
+  const caseMs: number[] = [];
+  const samples = await rounds(MANY_ROUNDS, WARM_UP_ROUNDS, [
+    () => spawnPool(EVENT_CASES, WORKERS, false),
+    () => spawnPool(EVENT_CASES, WORKERS, true),
+    async () => {
+      const { ms, run } = await timedRun(project.dir, project.manyEvents, WORKERS, EVENT_CASES);
+      caseMs.push(median(run.results.map((r) => r.durationMs)));
+      return ms;
+    },
+    async () => (await timedRun(project.unmatchedDir, project.manyEvents, WORKERS, EVENT_CASES)).ms,
+  ]);
+  const [bareMs, setsidMs, casesMs, scaffoldMs] = samples.map(median) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const perCase = (ms: number) => ms / EVENT_CASES;
+  const overhead = (baseline: number) => perCase(casesMs - baseline);
+  printFigure({
+    bench: "hooks_test_200_event_cases_vs_200_bare_spawns",
+    median_ms: casesMs,
+    baseline: `${EVENT_CASES} Deno.Command("/bin/sh", {args: ["-c", "true"]}).spawn() and ` +
+      `status, ${WORKERS} at a time`,
+    baseline_median_ms: bareMs,
+    target_ratio_max: 1.3,
+    ...{
+      cases: EVENT_CASES,
+      concurrency: WORKERS,
+      samples: samples[2]?.length ?? 0,
+      // Wall time per case, amortized over the run; per worker: what one case holds a worker.
+      overhead_per_case_ms: round(overhead(bareMs)),
+      overhead_per_case_per_worker_ms: round(overhead(bareMs) * WORKERS),
+      case_duration_median_ms: median(caseMs.slice(WARM_UP_ROUNDS)),
+      setsid_spawns_median_ms: round(setsidMs),
+      ratio_vs_setsid_spawns: round(casesMs / setsidMs),
+      overhead_per_case_vs_setsid_ms: round(overhead(setsidMs)),
+      setsid_cost_per_spawn_ms: round(perCase(setsidMs - bareMs)),
+      unmatched_hook_run_median_ms: round(scaffoldMs),
+      scaffolding_per_case_ms: round(perCase(scaffoldMs)),
+      setsid: SETSID ?? null,
+    },
+  });
+  printFigure({
+    bench: "hooks_test_200_event_cases_vs_200_setsid_spawns",
+    median_ms: casesMs,
+    baseline: `the same spawns through ${SETSID ?? "setsid (absent: plain spawns)"}, as hooks run`,
+    baseline_median_ms: setsidMs,
+    ...{ overhead_per_case_ms: round(overhead(setsidMs)) },
+  });
+  printFigure({
+    bench: "hooks_test_200_event_cases_unmatched_hook",
+    median_ms: scaffoldMs,
+    baseline: `the ${EVENT_CASES} bare spawns of figure 1`,
+    baseline_median_ms: bareMs,
+    ...{
+      what: "the same cases in a project whose PreToolUse hook never matches: no process runs",
+      scaffolding_per_case_ms: round(perCase(scaffoldMs)),
+      scaffolding_per_case_per_worker_ms: round(perCase(scaffoldMs) * WORKERS),
+    },
+  });
+  summary.push(
+    `${EVENT_CASES} event cases (concurrency ${WORKERS}): ${casesMs.toFixed(1)} ms vs ` +
+      `${bareMs.toFixed(1)} ms of bare spawns (${(casesMs / bareMs).toFixed(2)}, target <= 1.3), ` +
+      `${setsidMs.toFixed(1)} ms of setsid spawns (${(casesMs / setsidMs).toFixed(2)}); ` +
+      `overhead ${overhead(bareMs).toFixed(2)} ms per case ` +
+      `(${overhead(setsidMs).toFixed(2)} ms over setsid spawns)`,
+    `  the same cases, hook unmatched (no spawn): ${scaffoldMs.toFixed(1)} ms = ` +
+      `${perCase(scaffoldMs).toFixed(2)} ms per case`,
+  );
+}
+
+/** Figure 2: one session case (a tool call, then an answer) vs one event case. Report only. */
+async function benchSessionVsEventCase(project: Project): Promise<void> {
+  const caseMs: number[][] = [[], []];
+  const samples = await interleave(ONE_CASE_ROUNDS, WARM_UP_ROUNDS, [
+    async () => {
+      const { ms, run } = await timedRun(project.dir, project.oneEvent, 1, 1);
+      caseMs[0]!.push(run.results[0]!.durationMs);
+      return ms;
+    },
+    async () => {
+      const { ms, run } = await timedRun(project.dir, project.oneSession, 1, 1);
+      caseMs[1]!.push(run.results[0]!.durationMs);
+      return ms;
+    },
+  ]);
+  const eventMs = median(samples[0] ?? []);
+  const sessionMs = median(samples[1] ?? []);
+  printFigure({
+    bench: "hooks_test_session_case_vs_event_case",
+    median_ms: sessionMs,
+    baseline: "runScenarios over one event case (PreToolUse, one true hook)",
+    baseline_median_ms: eventMs,
+    ...{
+      session: "scripted model: fs_read call, then an answer; one true PreToolUse hook",
+      samples: samples[1]?.length ?? 0,
+      session_case_duration_median_ms: median(caseMs[1]!.slice(WARM_UP_ROUNDS)),
+      event_case_duration_median_ms: median(caseMs[0]!.slice(WARM_UP_ROUNDS)),
+    },
+  });
+  summary.push(
+    `one session case ${sessionMs.toFixed(2)} ms vs one event case ${eventMs.toFixed(2)} ms ` +
+      `(${(sessionMs / eventMs).toFixed(2)}, report only)`,
+  );
+}
+
+/** Every case removed its scratch place. */
+async function assertScratchEmpty(): Promise<void> {
+  const left: string[] = [];
+  for await (const entry of Deno.readDir(`${cache}/llama-agent/hooks-test`)) left.push(entry.name);
+  if (left.length > 0) throw new Error(`Cases left scratch places behind: ${left.join(", ")}`);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
