@@ -9,7 +9,7 @@ import type {
   ExpectationFailure,
   ExplainedFiring,
 } from "./case_result.ts";
-import type { Placement } from "./hermetic_env.ts";
+import { createHermeticPlace, type HermeticPlace, type Placement } from "./hermetic_env.ts";
 import type { ScenarioCase } from "./scenario_schema.ts";
 
 export interface CaseInput<C extends ScenarioCase> {
@@ -70,4 +70,33 @@ export function erroredCase(
     error: typeof error === "string" ? error : errorMessage(error),
     ...(input.explain && explain !== undefined ? { explain } : {}),
   };
+}
+
+/**
+ * Runs a case's body in a hermetic place of its own, removed afterwards; a place that cannot be
+ * made, or a body that throws, makes the case an `error` with the reason.
+ */
+export async function inHermeticPlace<C extends ScenarioCase>(
+  input: CaseInput<C>,
+  kind: "event" | "session",
+  body: (place: HermeticPlace, started: number) => Promise<CaseResult>,
+): Promise<CaseResult> {
+  const started = performance.now();
+  let place: HermeticPlace;
+  try {
+    place = await createHermeticPlace({
+      projectDir: input.projectDir,
+      placement: input.placement,
+      outerEnv: input.outerEnv,
+    });
+  } catch (error) {
+    return erroredCase(input, kind, started, error);
+  }
+  try {
+    return await body(place, started);
+  } catch (error) {
+    return erroredCase(input, kind, started, error);
+  } finally {
+    await place.dispose();
+  }
 }

@@ -21,11 +21,17 @@ import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import type { CaseResult } from "./case_result.ts";
-import { type CaseInput, erroredCase, finishedCase, testSessionId } from "./case_input.ts";
+import {
+  type CaseInput,
+  erroredCase,
+  finishedCase,
+  inHermeticPlace,
+  testSessionId,
+} from "./case_input.ts";
 import { checkEventExpectations } from "./event_expectations.ts";
 import { FailureList } from "./expectation_match.ts";
 import { explainFiring } from "./explain_firing.ts";
-import { createHermeticPlace, type HermeticPlace } from "./hermetic_env.ts";
+import type { HermeticPlace } from "./hermetic_env.ts";
 import type { EventCase } from "./scenario_schema.ts";
 
 /** Answers every prompt/agent hook of an event case with an error that says what to do. */
@@ -40,24 +46,11 @@ export const NO_MODEL_IN_EVENT_CASES: Evaluator = {
 };
 
 export async function runEventCase(input: CaseInput<EventCase>): Promise<CaseResult> {
-  const started = performance.now();
-  let place: HermeticPlace;
-  try {
-    place = await createHermeticPlace({
-      projectDir: input.projectDir,
-      placement: input.placement,
-      outerEnv: input.outerEnv,
-    });
-  } catch (error) {
-    return erroredCase(input, "event", started, error);
-  }
-  try {
-    return await fireAndCheck(input, place, started);
-  } catch (error) {
-    return erroredCase(input, "event", started, error);
-  } finally {
-    await place.dispose();
-  }
+  return await inHermeticPlace(
+    input,
+    "event",
+    (place, started) => fireAndCheck(input, place, started),
+  );
 }
 
 async function fireAndCheck(

@@ -38,10 +38,16 @@ import { type Registry, selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { VERSION } from "../version.ts";
 import type { CaseResult, ExplainedFiring } from "./case_result.ts";
-import { type CaseInput, erroredCase, finishedCase, testSessionId } from "./case_input.ts";
+import {
+  type CaseInput,
+  erroredCase,
+  finishedCase,
+  inHermeticPlace,
+  testSessionId,
+} from "./case_input.ts";
 import { FailureList } from "./expectation_match.ts";
 import { explainFiring } from "./explain_firing.ts";
-import { createHermeticPlace, type HermeticPlace } from "./hermetic_env.ts";
+import type { HermeticPlace } from "./hermetic_env.ts";
 import { receivedTexts, recordingModel, sharedScriptModel } from "./recording_model.ts";
 import type { SessionCase } from "./scenario_schema.ts";
 import { scriptedClient } from "./scripted_client.ts";
@@ -63,24 +69,11 @@ export const NO_EVALUATOR_SCRIPT: Evaluator = {
 };
 
 export async function runSessionCase(input: CaseInput<SessionCase>): Promise<CaseResult> {
-  const started = performance.now();
-  let place: HermeticPlace;
-  try {
-    place = await createHermeticPlace({
-      projectDir: input.projectDir,
-      placement: input.placement,
-      outerEnv: input.outerEnv,
-    });
-  } catch (error) {
-    return erroredCase(input, "session", started, error);
-  }
-  try {
-    return await driveAndCheck(input, place, started);
-  } catch (error) {
-    return erroredCase(input, "session", started, error);
-  } finally {
-    await place.dispose();
-  }
+  return await inHermeticPlace(
+    input,
+    "session",
+    (place, started) => driveAndCheck(input, place, started),
+  );
 }
 
 interface SessionRun {
