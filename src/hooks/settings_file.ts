@@ -9,6 +9,7 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode, visit } from "jsonc-parser";
 import type { ParseOptions } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
+import { objectValue } from "./jsonc_value.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 
 /** A 1-based line and column (UTF-16 code units, as editors count). */
@@ -246,41 +247,6 @@ function offsetOf(root: Node, pointer: string): number {
     }
   }
   return offset;
-}
-
-function objectValue(node: Node): Record<string, unknown> {
-  const object: Record<string, unknown> = {};
-  for (const property of node.children ?? []) {
-    const keyNode = property.children?.[0];
-    const valueNode = property.children?.[1];
-    if (typeof keyNode?.value !== "string" || valueNode === undefined) continue;
-    // defineProperty, not assignment: a key named "__proto__" must stay an ordinary key.
-    Object.defineProperty(object, keyNode.value, {
-      value: nodeValue(valueNode),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return object;
-}
-
-function nodeValue(node: Node): unknown {
-  switch (node.type) {
-    case "object":
-      return objectValue(node);
-    case "array":
-      return (node.children ?? []).map(nodeValue);
-    case "property":
-      return undefined;
-    case "string":
-    case "number":
-    case "boolean":
-    case "null":
-      return node.value;
-    default:
-      return node.type satisfies never;
-  }
 }
 
 /** Maps offsets to lines and columns; line starts are found on first use. */

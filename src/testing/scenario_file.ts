@@ -8,8 +8,9 @@
  * way: at a property's key, an array element, or the nearest existing ancestor of something
  * missing.
  */
+import { nodeValue } from "../hooks/jsonc_value.ts";
 import { dirname, resolve } from "node:path";
-import { type Node, parseTree } from "jsonc-parser";
+import { parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { parseSettingsFile, type Position } from "../hooks/settings_file.ts";
@@ -129,7 +130,7 @@ export function parseScenarioText(
   try {
     // The settings reader accepted the text, so the lenient tree has no errors.
     const root = parseTree(stripBom(text), [], LENIENT);
-    value = root === undefined ? {} : jsonValue(root);
+    value = root === undefined ? {} : nodeValue(root);
   } catch (error) {
     const detail = error instanceof RangeError ? "nesting is too deep" : errorMessage(error);
     const message = `Invalid scenario "${shown}": JSONC syntax error: ${detail}`;
@@ -302,36 +303,4 @@ const LENIENT = { disallowComments: false, allowTrailingComma: true, allowEmptyC
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** The value of a JSONC node; the last key wins when one repeats, as in `JSON.parse`. */
-function jsonValue(node: Node): unknown {
-  switch (node.type) {
-    case "object": {
-      const object: Record<string, unknown> = {};
-      for (const property of node.children ?? []) {
-        const [key, value] = property.children ?? [];
-        if (typeof key?.value !== "string" || value === undefined) continue;
-        // defineProperty, not assignment: a key named "__proto__" must stay an ordinary key.
-        Object.defineProperty(object, key.value, {
-          value: jsonValue(value),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
-      return object;
-    }
-    case "array":
-      return (node.children ?? []).map(jsonValue);
-    case "property":
-      return undefined;
-    case "string":
-    case "number":
-    case "boolean":
-    case "null":
-      return node.value;
-    default:
-      return node.type satisfies never;
-  }
 }
