@@ -105,6 +105,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         try {
           const tools = await toolSetFor(session, config, clientCapabilities, client);
           return await runPromptTurn(session, params.prompt, signal, {
+            promptId: config.newPromptId?.(),
             openModel: () => session.modelSession(config.models),
             tools: tools.definitions,
             maxToolRounds: config.maxToolRounds,

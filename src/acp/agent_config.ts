@@ -27,6 +27,8 @@ export interface AgentConfig {
   readonly observeFiring?: FiringObserver;
   /** Ids of new sessions; random UUIDs when absent (`hooks test` makes them deterministic). */
   readonly newSessionId?: () => string;
+  /** Ids of prompts (hooks' `prompt_id`); random UUIDs when absent. */
+  readonly newPromptId?: () => string;
   /**
    * The whole environment of shell tool commands run on the agent's machine (clients without
    * `terminal`); the agent's own when absent (`hooks test` passes its hermetic one).

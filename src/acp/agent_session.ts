@@ -47,6 +47,7 @@ export class AgentSession {
   startContext: readonly string[] = [];
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
   readonly background = new AbortController();
+  readonly #backgroundWork = new Set<Promise<unknown>>();
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   #modelSession: Promise<ModelSession> | undefined;
@@ -90,6 +91,12 @@ export class AgentSession {
   sendState(update: SessionUpdate): void {
     this.record({ type: "update", update, replay: false });
     this.notify(update);
+  }
+
+  /** Work that runs beside the turns (Notification hooks): closing waits for it to end. */
+  runInBackground(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {}).finally(() => this.#backgroundWork.delete(tracked));
+    this.#backgroundWork.add(tracked);
   }
 
   /** Shows the user something no model should read (hook notices): a marked agent message. */
@@ -151,14 +158,9 @@ export class AgentSession {
     const turn = this.#turn;
     this.cancel();
     this.background.abort();
-    if (turn) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        turn.ended.promise,
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
-      ]);
-      clearTimeout(timer);
-    }
+    if (turn) await boundedWait(turn.ended.promise);
+    // Aborted above, background hooks are being killed: wait for them, so none outlives us.
+    await boundedWait(Promise.allSettled(this.#backgroundWork));
     await this.transcript.flush();
     const opened = this.#modelSession;
     this.#modelSession = undefined;
@@ -168,4 +170,14 @@ export class AgentSession {
       this.log(`Cannot free the model context of session "${this.id}": ${error}`)
     );
   }
+}
+
+/** Waits for `work`, but at most CLOSE_WAIT_MS. */
+async function boundedWait(work: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
 }

@@ -31,6 +31,8 @@ import { untilAborted } from "./until_aborted.ts";
 export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
 export interface TurnDeps {
+  /** The prompt's id as hooks see it (`prompt_id`); a random UUID when absent. */
+  readonly promptId?: string;
   /** The session's model context, opened (or loaded) on first use. */
   readonly openModel: () => Promise<ModelSession>;
   readonly tools: readonly ToolDefinition[];
@@ -59,7 +61,7 @@ export async function runPromptTurn(
   signal: AbortSignal,
   deps: TurnDeps,
 ): Promise<PromptResponse> {
-  const turn = new TurnState(session, { promptId: crypto.randomUUID(), signal });
+  const turn = new TurnState(session, { promptId: deps.promptId ?? crypto.randomUUID(), signal });
   const text = promptText(prompt);
   try {
     const gate = await runUserPromptSubmitHooks(session, prompt, turn.hookContext);

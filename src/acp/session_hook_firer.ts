@@ -38,8 +38,13 @@ export interface SessionHookFirer {
   ): Promise<HookFiring>;
 }
 
-/** Observes every firing of every session (`hooks test` records them). */
-export type FiringObserver = (sessionId: string, firing: HookFiring) => void;
+/**
+ * Observes every firing of every session (`hooks test` records them). `order` counts firings as
+ * they start, so firings that finish out of order can be put back in the order they happened.
+ */
+export type FiringObserver = (sessionId: string, firing: HookFiring, order: number) => void;
+
+let firingsStarted = 0;
 
 export async function createSessionHookFirer(options: {
   readonly session: HookSessionView;
@@ -58,6 +63,7 @@ export async function createSessionHookFirer(options: {
     hooks,
     has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
     async fire(event, matcherValue, fields, fireOptions = {}) {
+      const order = ++firingsStarted;
       const { matched } = selectRegistrations(hooks.registry, event, matcherValue);
       const payload = buildPayload(event, {
         sessionId: session.id,
@@ -74,7 +80,7 @@ export async function createSessionHookFirer(options: {
         runHandler,
         context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
       });
-      observe?.(session.id, firing);
+      observe?.(session.id, firing, order);
       return firing;
     },
   };

@@ -8,7 +8,6 @@ import {
   additionalContextMessage,
   blockingErrorMessage,
   preToolUseDeniedMessage,
-  stoppedContinuationNotice,
 } from "../hooks/hook_messages.ts";
 import type { ToolExecution } from "../agent/tool_executor.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -58,7 +57,8 @@ export async function runPreToolUseHooks(
       return {
         kind: "halt",
         stopReason: verdict.stopReason,
-        modelText: stoppedContinuationNotice("PreToolUse", call.name, verdict.stopReason),
+        // The stop reason is for the user (§10); the model only learns that the call did not run.
+        modelText: `The ${call.name} call was not run: a hook ended the turn`,
       };
     case "block":
       return {

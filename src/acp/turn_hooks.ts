@@ -117,22 +117,32 @@ export function fireNotification(
 ): void {
   if (message === "" || !session.hooks.has("Notification")) return;
   const signal = AbortSignal.any([turn.signal, session.background.signal]);
-  // Starting a process holds the agent's thread for a few milliseconds: first let the updates
-  // already queued for the client go out.
-  const timer = setTimeout(() => {
-    signal.removeEventListener("abort", cancelTimer);
-    if (signal.aborted) return;
-    session.hooks.fire("Notification", type, {
-      notification_type: type,
-      message,
-      title: NOTIFICATION_TITLES[type],
-    }, { promptId: turn.promptId, signal })
-      .then(({ decision }) => {
-        if (signal.aborted) return;
-        for (const notice of hookNotices(decision, null)) session.notice(notice);
-      })
-      .catch((error) => session.log(`Notification hooks failed: ${error}`));
-  }, 0);
-  const cancelTimer = () => clearTimeout(timer);
-  signal.addEventListener("abort", cancelTimer, { once: true });
+  session.runInBackground(
+    (async () => {
+      // Starting a process holds the agent's thread for a few milliseconds: first let the updates
+      // already queued for the client go out.
+      await afterQueuedWork(signal);
+      if (signal.aborted) return;
+      const { decision } = await session.hooks.fire("Notification", type, {
+        notification_type: type,
+        message,
+        title: NOTIFICATION_TITLES[type],
+      }, { promptId: turn.promptId, signal });
+      if (signal.aborted) return;
+      for (const notice of hookNotices(decision, null)) session.notice(notice);
+    })().catch((error) => session.log(`Notification hooks failed: ${error}`)),
+  );
+}
+
+/** Resolves on the next turn of the event loop, or at once when `signal` aborts. */
+function afterQueuedWork(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, 0);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }

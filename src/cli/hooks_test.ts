@@ -86,7 +86,8 @@ export const hooksTestCommand: CliCommand = {
       write: io.stdout,
       color: io.stdoutIsTty && !io.env("NO_COLOR"),
       explain,
-      cwd,
+      // GitHub resolves annotation paths from the repository root, whatever --cwd says.
+      cwd: reporterName === "github" ? io.env("GITHUB_WORKSPACE") || io.cwd : cwd,
     });
     const run = await runScenarios({
       projectDir: cwd,

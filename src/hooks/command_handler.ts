@@ -20,6 +20,8 @@ export interface CommandHandlerOptions {
   readonly baseEnv?: Readonly<Record<string, string>>;
   /** Passed to the runner; tests shorten it. */
   readonly killGraceMs?: number;
+  /** End whatever the hook left running in its group once it exits (`hooks test`). */
+  readonly reapGroupOnExit?: boolean;
 }
 
 /** A handler's own `timeout` (seconds), else the event's default for command and http hooks. */
@@ -69,6 +71,7 @@ export async function runCommandHandler(
     timeoutMs,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...(options.reapGroupOnExit ? { reapGroupOnExit: true } : {}),
   });
   const name = `"${summarizeHandler(handler)}"`;
   switch (result.kind) {

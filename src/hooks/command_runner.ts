@@ -25,6 +25,8 @@ export interface CommandRunOptions {
   readonly stderrCapBytes?: number;
   /** Time between SIGTERM and SIGKILL of the group (default 1000 ms). */
   readonly killGraceMs?: number;
+  /** Once the process exits, end its whole group, background children included. */
+  readonly reapGroupOnExit?: boolean;
   /** How long the pipes may stay open after the process exits (default 250 ms). */
   readonly drainMs?: number;
 }
@@ -111,6 +113,8 @@ export const runCommand: CommandRunner = async (options) => {
     if (!drained) {
       await terminateGroup(group, graceMs, Promise.resolve());
       await settle(outputClosed, drainMs);
+    } else if (options.reapGroupOnExit) {
+      await terminateGroup(group, graceMs, Promise.resolve());
     }
     const execFailure = setsidExecFailure(first.status.code, stderr.result().text);
     if (execFailure !== undefined) {

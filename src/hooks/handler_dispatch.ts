@@ -18,6 +18,12 @@ export interface HandlerRunnerOptions {
   readonly baseEnv?: Readonly<Record<string, string>>;
   /** SIGTERM-to-SIGKILL grace for command hooks; tests shorten it. */
   readonly killGraceMs?: number;
+  /**
+   * End whatever a command hook leaves running in its group once it exits. Off in sessions: a
+   * hook may start slow work in the background on purpose (Claude Code documents the pattern);
+   * on in `hooks test`, where every process of a case must be gone when it ends.
+   */
+  readonly reapGroupOnExit?: boolean;
 }
 
 export function createHandlerRunner(options: HandlerRunnerOptions = {}): HandlerRunner {

@@ -89,6 +89,8 @@ async function fireAndCheck(
       baseEnv: place.env,
       evaluator: NO_MODEL_IN_EVENT_CASES,
       ...(input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs }),
+      // Every process of a case ends with it, background children of hooks included.
+      reapGroupOnExit: true,
     }),
     context: { event, cwd: place.cwd, sessionId },
   });

@@ -13,8 +13,28 @@ import { ModelScript } from "../model/scripted_model.ts";
 /** A string expected exactly, or `{"matches": "<regex>"}` (unanchored, JavaScript syntax). */
 export const TextExpectation = z.union([
   z.string(),
-  z.strictObject({ matches: z.string().describe("An unanchored JavaScript regular expression") }),
+  z.strictObject({
+    matches: z.string().refine(isRegExp, {
+      message: "must be a valid JavaScript regular expression",
+    }).describe("An unanchored JavaScript regular expression"),
+  }),
 ]).describe('The exact text, or {"matches": "<regex>"}');
+
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An `expect` with nothing in it would pass whatever the hooks do. */
+const ASSERTS_SOMETHING = {
+  message: "must assert something: give at least one expectation",
+};
+const nonEmpty = (value: object) => Object.keys(value).length > 0;
+
 export type TextExpectation = z.infer<typeof TextExpectation>;
 
 /** A hook registration, named by a substring of its command (or URL / prompt) or its id. */
@@ -59,7 +79,7 @@ export const EventExpectation = z.strictObject({
   errors: z.number().int().nonnegative().optional().describe(
     "How many hooks failed without blocking",
   ),
-});
+}).refine(nonEmpty, ASSERTS_SOMETHING);
 export type EventExpectation = z.infer<typeof EventExpectation>;
 
 export const EventCase = z.strictObject({
@@ -141,7 +161,7 @@ export const SessionExpectation = z.strictObject({
   agentText: TextExpectation.optional().describe(
     "The agent's message text (notices excluded), all prompts",
   ),
-});
+}).refine(nonEmpty, ASSERTS_SOMETHING);
 export type SessionExpectation = z.infer<typeof SessionExpectation>;
 
 export const SessionCase = z.strictObject({

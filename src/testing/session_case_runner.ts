@@ -4,7 +4,8 @@
  * prompts sent in order; then `expect` compared with what happened.
  *
  * What is recorded, and from where:
- * - hooks: the agent's `observeFiring`; firings that ran no hook are left out of `expect.hooks`.
+ * - hooks: the agent's `observeFiring`, in the order the firings started; firings that ran no
+ *   hook are left out of `expect.hooks`.
  * - tools: the `tool_call` / `tool_call_update` updates (name as emitted, dispatched = got
  *   `in_progress`, final status) with the transcript's `tool_call` records (the input it ran with).
  * - what the model received: every request to the session's model (system prompt with the
@@ -126,7 +127,7 @@ async function driveSession(
     ? undefined
     : createModelProvider(() => Promise.resolve(sharedScriptModel(evaluatorScript)));
   const hookRuns = new RunningHooks();
-  const firings: HookFiring[] = [];
+  const firings: { firing: HookFiring; order: number }[] = [];
   const killGrace = input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs };
   const config: AgentConfig = {
     models,
@@ -144,9 +145,16 @@ async function driveSession(
           ? NO_EVALUATOR_SCRIPT
           : createModelEvaluator({ models: evaluatorModels, roots, log }),
         ...killGrace,
+        // Every process of a case ends with it, background children of hooks included.
+        reapGroupOnExit: true,
       })),
-    observeFiring: (_session, firing) => firings.push(firing),
+    observeFiring: (_session, firing, order) => firings.push({ firing, order }),
     newSessionId: () => sessionId,
+    // test-prompt-<case>-<k>: the same in every run, and unlike the event cases' test-prompt-<n>.
+    newPromptId: (() => {
+      let prompts = 0;
+      return () => `test-prompt-${input.index}-${++prompts}`;
+    })(),
     shellEnv: place.env,
     log,
   };
@@ -201,7 +209,8 @@ async function driveSession(
   }
   if (failure !== null && logs.length > 0) failure += `\nagent log:\n${logs.join("\n")}`;
   return {
-    firings,
+    // In the order they started: a slow Notification hook may finish after a later firing.
+    firings: firings.toSorted((a, b) => a.order - b.order).map((f) => f.firing),
     updates: client.updates.filter((u) => u.sessionId === sessionId),
     responses,
     modelTexts: receivedTexts(requests),

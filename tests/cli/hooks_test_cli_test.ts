@@ -180,7 +180,7 @@ Deno.test("a failing case exits 1 with the expectation, its line, expected and a
 
 Deno.test("an invalid scenario file exits 2 with file:line:column; valid files still run", async () => {
   const broken =
-    '{\n  "cases": [\n    { "name": "typo", "event": "PreToolUsee", "expect": {} }\n  ]\n}\n';
+    '{\n  "cases": [\n    { "name": "typo", "event": "PreToolUsee", "expect": {"errors": 0} }\n  ]\n}\n';
   await hooksTest(
     {
       ...PROJECT,

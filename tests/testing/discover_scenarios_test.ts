@@ -1,7 +1,7 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
 
-const SCENARIO = '{"cases": [{"name": "n", "event": "Stop", "expect": {}}]}';
+const SCENARIO = '{"cases": [{"name": "n", "event": "Stop", "expect": {"errors": 0}}]}';
 
 /** A temp dir holding `files` (a path ending in "/" is an empty directory). */
 async function withTree<T>(files: readonly string[], fn: (dir: string) => Promise<T>): Promise<T> {

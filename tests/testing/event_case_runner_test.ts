@@ -270,7 +270,7 @@ Deno.test("event case: the payload is completed deterministically inside the her
 
 Deno.test("event case: an input the event cannot do without makes the case an error", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
-    const result = await run(project, { name: "no tool", event: "PreToolUse", expect: {} });
+    const result = await run(project, { name: "no tool", event: "PreToolUse", expect: { errors: 0 } });
     assertEquals(result.status, "error");
     assertEquals(
       result.error,
@@ -331,7 +331,7 @@ Deno.test("event case: --explain lists every registration, each raw result and w
       name: "not explained",
       event: "PreToolUse",
       input: { tool_name: "shell" },
-      expect: {},
+      expect: { errors: 0 },
     });
     assertEquals(quiet.explain, undefined);
   });

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { livingPids } from "../hooks/process_probe.ts";
+import { livingPids, livingPidsMatching } from "../hooks/process_probe.ts";
 import { AgentError } from "../../src/error.ts";
 import { runEventCase } from "../../src/testing/event_case_runner.ts";
 import { copyTree, createHermeticPlace, hermeticEnv } from "../../src/testing/hermetic_env.ts";
@@ -247,11 +247,30 @@ Deno.test("no process a hook started outlives its case", async () => {
         name: "spawns",
         event: "PreToolUse",
         input: { tool_name: "shell" },
-        expect: {},
+        expect: { errors: 0 },
       }),
     ));
     assertEquals(result.status, "passed");
     const pid = Number((await Deno.readTextFile(`${project.dir}/pid`)).trim());
     assertEquals(await livingPids([pid]), []);
+  });
+});
+
+Deno.test("a hook's background child does not outlive its case", async () => {
+  const seconds = `26.${Math.floor(Math.random() * 1e6)}`;
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      PreToolUse: [{ hooks: [command(`sleep ${seconds} >/dev/null 2>&1 </dev/null & exit 0`)] }],
+    }),
+  }, async (project) => {
+    const spec = EventCase.parse({
+      name: "detaches",
+      event: "PreToolUse",
+      input: { tool_name: "shell" },
+      expect: { decision: "none" },
+    });
+    const result = await runEventCase(caseInput(project, spec));
+    assertEquals(result.failures, []);
+    assertEquals(await livingPidsMatching(`sleep ${seconds}`), []);
   });
 });

@@ -16,7 +16,7 @@ import { command, hooksSettings, withTempProject } from "./scenario_project.ts";
 function scenario(file: string, names: readonly string[], extra: object = {}): LoadedScenario {
   const parsed = ScenarioFile.parse({
     ...extra,
-    cases: names.map((name) => ({ name, event: "Stop", expect: {} })),
+    cases: names.map((name) => ({ name, event: "Stop", expect: { errors: 0 } })),
   });
   return {
     file,

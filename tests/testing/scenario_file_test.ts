@@ -102,7 +102,7 @@ Deno.test("a valid file with comments and trailing commas loads with each case's
 
 Deno.test("a case without home or settings has neither", async () => {
   await withFiles({
-    "s.test.jsonc": '{"cases": [{"name": "n", "event": "Stop", "expect": {}}]}',
+    "s.test.jsonc": '{"cases": [{"name": "n", "event": "Stop", "expect": {"errors": 0}}]}',
   }, async (dir) => {
     const result = await loadScenarioFile(`${dir}/s.test.jsonc`);
     assert(result.ok);
@@ -115,7 +115,7 @@ Deno.test("a JSONC syntax error is reported at its line and column", async () =>
   const problems = await problemsOf(lines(
     "{",
     '  "cases": [',
-    '    { "name": "x" "event": "Stop", "expect": {} }',
+    '    { "name": "x" "event": "Stop", "expect": {"errors": 0} }',
     "  ]",
     "}",
   ));
@@ -135,7 +135,7 @@ Deno.test("an unknown field in a case names the field and what the case may hold
     "    {",
     '      "name": "x",',
     '      "event": "Stop",',
-    '      "expect": {},',
+    '      "expect": {"errors": 0},',
     '      "timeout": 5',
     "    }",
     "  ]",
@@ -164,7 +164,7 @@ Deno.test("a wrong type deep in expect is reported at the value", async () => {
   const problems = await problemsOf(lines(
     "{",
     '  "cases": [',
-    '    { "name": "ok", "event": "Stop", "expect": {} },',
+    '    { "name": "ok", "event": "Stop", "expect": {"errors": 0} },',
     "    {",
     '      "name": "exit codes",',
     '      "event": "Stop",',
@@ -191,9 +191,9 @@ Deno.test("an unknown event name lists the events and suggests the nearest", asy
   const problems = await problemsOf(lines(
     "{",
     '  "cases": [',
-    '    { "name": "x", "event": "PreToolUse", "expect": {} },',
-    '    { "name": "y", "event": "preToolUse", "expect": {} },',
-    '    { "name": "z", "event": "BeforeEverything", "expect": {} }',
+    '    { "name": "x", "event": "PreToolUse", "expect": {"errors": 0} },',
+    '    { "name": "y", "event": "preToolUse", "expect": {"errors": 0} },',
+    '    { "name": "z", "event": "BeforeEverything", "expect": {"errors": 0} }',
     "  ]",
     "}",
   ));
@@ -230,7 +230,7 @@ Deno.test("a case that is neither kind says which fields make one", async () => 
   const problems = await problemsOf(lines(
     "{",
     '  "cases": [',
-    '    { "name": "x", "expect": {} },',
+    '    { "name": "x", "expect": {"errors": 0} },',
     "    7",
     "  ]",
     "}",
@@ -294,9 +294,9 @@ Deno.test("a home directory that does not exist is reported at its field", async
       "{",
       '  "home": "fixtures/home",',
       '  "cases": [',
-      '    { "name": "a", "event": "Stop", "expect": {} },',
-      '    { "name": "b", "event": "Stop", "home": "fixtures/nowhere", "expect": {} },',
-      '    { "name": "c", "event": "Stop", "home": "fixtures/file.txt", "expect": {} }',
+      '    { "name": "a", "event": "Stop", "expect": {"errors": 0} },',
+      '    { "name": "b", "event": "Stop", "home": "fixtures/nowhere", "expect": {"errors": 0} },',
+      '    { "name": "c", "event": "Stop", "home": "fixtures/file.txt", "expect": {"errors": 0} }',
       "  ]",
       "}",
     ),
@@ -324,7 +324,7 @@ Deno.test("a settings file that is missing or not JSON is reported at its field"
       "{",
       '  "settings": "missing.json",',
       '  "cases": [',
-      '    { "name": "a", "event": "Stop", "settings": "bad.json", "expect": {} }',
+      '    { "name": "a", "event": "Stop", "settings": "bad.json", "expect": {"errors": 0} }',
       "  ]",
       "}",
     ),
@@ -346,10 +346,10 @@ Deno.test("duplicate case names are reported at the later name", async () => {
   const problems = await problemsOf(lines(
     "{",
     '  "cases": [',
-    '    { "name": "same", "event": "Stop", "expect": {} },',
-    '    { "name": "other", "event": "Stop", "expect": {} },',
+    '    { "name": "same", "event": "Stop", "expect": {"errors": 0} },',
+    '    { "name": "other", "event": "Stop", "expect": {"errors": 0} },',
     "    {",
-    '      "name": "same", "event": "Stop", "expect": {}',
+    '      "name": "same", "event": "Stop", "expect": {"errors": 0}',
     "    }",
     "  ]",
     "}",
@@ -389,7 +389,7 @@ Deno.test("a top level that is not an object, and an empty file, are refused", (
 Deno.test("a key named __proto__ cannot change an object's prototype", () => {
   const text = lines(
     '{"cases": [{"name": "p", "event": "PreToolUse",',
-    '  "input": {"__proto__": {"polluted": true}, "tool_name": "shell"}, "expect": {}}]}',
+    '  "input": {"__proto__": {"polluted": true}, "tool_name": "shell"}, "expect": {"errors": 0}}]}',
   );
   const parsed = parseScenarioText("f", text);
   assertEquals(parsed.problems, []);

@@ -56,7 +56,7 @@ Deno.test("the JSON Schema refuses what the loader refuses", async () => {
   const schema: Schema = JSON.parse(await committedSchema());
   const bad = {
     cases: [
-      { name: "a", event: "BeforeAnything", expect: {} },
+      { name: "a", event: "BeforeAnything", expect: { stopReason: "end_turn" } },
       { name: "b", event: "Stop", expect: { exitCodes: ["0"] }, timeout: 5 },
     ],
   };

@@ -307,7 +307,7 @@ Deno.test("session case: a prompt that fails makes the case an error, with the e
     const result = await run(project, {
       name: "exhausted",
       session: { model: { turns: [] }, prompts: ["hello"] },
-      expect: {},
+      expect: { agentText: { matches: "" } },
     }, { explain: true });
     assertEquals(result.status, "error");
     assert(result.error?.startsWith("Prompt 1 failed: "), result.error);
