@@ -240,6 +240,7 @@ Deno.test("PostToolUse context and block reasons reach the model; PostToolUseFai
 
 Deno.test("continue:false from PreToolUse ends the turn with hook_stop_reason and the tool not run", async () => {
   let calls = 0;
+  const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
     files: {
       ".claude/settings.json": settings({
@@ -248,7 +249,7 @@ Deno.test("continue:false from PreToolUse ends the turn with hook_stop_reason an
     },
     model: steppedModel([
       (r) => (calls++, callTool("shell", { command: "touch ran.txt" })(r)),
-      (r) => (calls++, reply("x")(r)),
+      (r) => (calls++, requests.push(r), reply("x")(r)),
     ]),
     onPermission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }),
   }, async (t) => {
@@ -262,6 +263,12 @@ Deno.test("continue:false from PreToolUse ends the turn with hook_stop_reason an
       t.text(sessionId),
       "PreToolUse:shell hook stopped continuation: maintenance window",
     );
+    // The stop reason is the user's (§10): the model, on the next prompt, only learns the call
+    // did not run.
+    await t.agent.request("session/prompt", { sessionId, prompt: text("again") });
+    const next = seen(requests[0]!);
+    assertStringIncludes(next, "The shell call was not run: a hook ended the turn");
+    assert(!next.includes("maintenance window"), next);
   });
 });
 

@@ -314,3 +314,22 @@ Deno.test("every reporter reports the failure; json, tap, junit and github are p
     assertMatch(lines[1]!, /^1 passed, 1 failed in \d+\.\d+ s$/);
   });
 });
+
+Deno.test("github annotations name files from the repository root, whatever --cwd says", async () => {
+  const files = {
+    ...PROJECT,
+    "project/.claude/hooks-tests/guard.test.jsonc": scenario([WRONG_REASON]),
+    "home/.keep": "",
+  };
+  await withTempProject(files, async (dir) => {
+    const result = await runCli(["hooks", "test", "--cwd", "project", "--reporter", "github"], {
+      cwd: dir,
+      home: `${dir}/home`,
+    });
+    assertEquals(result.code, 1, result.stderr);
+    assertStringIncludes(
+      result.stdout,
+      "::error file=project/.claude/hooks-tests/guard.test.jsonc,",
+    );
+  });
+});

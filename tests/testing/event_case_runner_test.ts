@@ -270,7 +270,11 @@ Deno.test("event case: the payload is completed deterministically inside the her
 
 Deno.test("event case: an input the event cannot do without makes the case an error", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
-    const result = await run(project, { name: "no tool", event: "PreToolUse", expect: { errors: 0 } });
+    const result = await run(project, {
+      name: "no tool",
+      event: "PreToolUse",
+      expect: { errors: 0 },
+    });
     assertEquals(result.status, "error");
     assertEquals(
       result.error,

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { loadScenarioFile, parseScenarioText } from "../../src/testing/scenario_file.ts";
 import type { ScenarioProblem } from "../../src/testing/scenario_run.ts";
 
@@ -398,4 +398,21 @@ Deno.test("a key named __proto__ cannot change an object's prototype", () => {
   // Zod leaves an undeclared "__proto__" out of what it returns.
   assertEquals(input, { tool_name: "shell" });
   assertEquals(Object.getPrototypeOf(input), Object.prototype);
+});
+
+Deno.test("an expect that asserts nothing, and a regex that does not compile, are refused at load time", async () => {
+  const problems = await problemsOf(lines(
+    "{",
+    '  "cases": [',
+    '    { "name": "empty", "event": "Stop", "expect": {} },',
+    '    { "name": "bad regex", "event": "Stop", "expect": { "reason": { "matches": "(" } } }',
+    "  ]",
+    "}",
+  ));
+  assertEquals(problems.map((p) => [p.line, p.pointer]), [
+    [3, "/cases/0/expect"],
+    [4, "/cases/1/expect/reason/matches"],
+  ]);
+  assertStringIncludes(problems[0]!.message, "must assert something");
+  assertStringIncludes(problems[1]!.message, "must be a valid JavaScript regular expression");
 });

@@ -316,3 +316,60 @@ Deno.test("session case: a prompt that fails makes the case an error, with the e
     assertEquals(result.explain?.[0]?.registrations[0]?.matched, true);
   });
 });
+
+Deno.test("session case: prompt ids are deterministic, test-prompt-<case>-<k>", async () => {
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      UserPromptSubmit: [{
+        hooks: [command(`sed -n 's/.*"prompt_id":"\\([^"]*\\)".*/prompt id \\1/p'`)],
+      }],
+    }),
+  }, async (project) => {
+    const result = await run(project, {
+      name: "ids",
+      session: { model: { turns: [{ text: "a" }, { text: "b" }] }, prompts: ["one", "two"] },
+      expect: { modelSaw: ["prompt id test-prompt-1-1", "prompt id test-prompt-1-2"] },
+    });
+    assertEquals(result.failures, []);
+    assertEquals(result.status, "passed", result.error);
+  });
+});
+
+Deno.test("session case: hooks are listed in the order their firings started, not finished", async () => {
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      UserPromptSubmit: [{ hooks: [command("cat > /dev/null")] }],
+      // Slow: each finishes after firings that started later.
+      Notification: [{ hooks: [command("cat > /dev/null; sleep 0.4")] }],
+      PreToolUse: [{ hooks: [command("cat > /dev/null")] }],
+      PostToolUse: [{ hooks: [command("cat > /dev/null")] }],
+    }),
+    "a.txt": "A",
+  }, async (project) => {
+    const result = await run(project, {
+      name: "order",
+      session: {
+        model: {
+          turns: [
+            { text: "Reading.", toolCalls: [{ name: "fs_read", input: { file_path: "a.txt" } }] },
+            { text: "Done." },
+          ],
+        },
+        prompts: ["one"],
+      },
+      expect: {
+        // The Notification of "Reading." starts once the queued updates went out: after the
+        // PreToolUse of the call that follows, before its PostToolUse, which finishes first.
+        hooks: [
+          { event: "UserPromptSubmit" },
+          { event: "PreToolUse", matcher: "fs_read" },
+          { event: "Notification", matcher: "agent_message" },
+          { event: "PostToolUse", matcher: "fs_read" },
+          { event: "Notification", matcher: "agent_message" },
+        ],
+      },
+    });
+    assertEquals(result.failures, []);
+    assertEquals(result.status, "passed", result.error);
+  });
+});
