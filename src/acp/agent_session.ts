@@ -55,6 +55,7 @@ export class AgentSession {
     | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
     | undefined;
   #toolCallCount = 0;
+  #closed = false;
 
   constructor(init: AgentSessionInit) {
     this.id = init.id;
@@ -115,12 +116,16 @@ export class AgentSession {
   }
 
   private notify(update: SessionUpdate): void {
+    if (this.#closed) return;
     this.client.notify("session/update", { sessionId: this.id, update }).catch((error) =>
       this.log(`Cannot send a session update: ${error}`)
     );
   }
 
   record(record: TranscriptRecord): void {
+    // A closed session's transcript is complete: something late (a timer, a hook's notice)
+    // must not start a write nobody waits for.
+    if (this.#closed) return;
     this.transcript.append(record);
   }
 
@@ -161,6 +166,7 @@ export class AgentSession {
     if (turn) await boundedWait(turn.ended.promise);
     // Aborted above, background hooks are being killed: wait for them, so none outlives us.
     await boundedWait(Promise.allSettled(this.#backgroundWork));
+    this.#closed = true;
     await this.transcript.flush();
     const opened = this.#modelSession;
     this.#modelSession = undefined;
