@@ -103,7 +103,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         // Begun before the first await, so a cancel that follows the prompt at once is not lost.
         const signal = session.beginTurn();
         try {
-          const tools = await toolSetFor(session, config, clientCapabilities, client);
+          const tools = toolSetFor(session, config, clientCapabilities, client);
           return await runPromptTurn(session, params.prompt, signal, {
             promptId: config.newPromptId?.(),
             openModel: () => session.modelSession(config.models),

@@ -20,6 +20,8 @@ export interface AgentSessionInit {
   readonly id: string;
   readonly cwd: string;
   readonly additionalDirectories: readonly string[];
+  /** The allowed roots, resolved: the launch directory, HOME and the additional directories. */
+  readonly roots: readonly string[];
   readonly mode: PermissionModeId;
   readonly conversation: ConversationItem[];
   readonly transcript: TranscriptWriter;
@@ -34,6 +36,7 @@ export class AgentSession {
   readonly id: string;
   readonly cwd: string;
   readonly additionalDirectories: readonly string[];
+  readonly roots: readonly string[];
   mode: PermissionModeId;
   /** The "stop hooks continue the turn" config option. */
   stopHooksContinue = false;
@@ -61,6 +64,7 @@ export class AgentSession {
     this.id = init.id;
     this.cwd = init.cwd;
     this.additionalDirectories = init.additionalDirectories;
+    this.roots = init.roots;
     this.mode = init.mode;
     this.conversation = init.conversation;
     this.transcript = init.transcript;

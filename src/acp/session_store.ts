@@ -35,7 +35,7 @@ export class SessionStore {
   constructor(private readonly config: AgentConfig) {}
 
   async create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
-    const { cwd, additionalDirectories } = await this.#checkPlace(place);
+    const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
     transcript.append({
@@ -52,7 +52,8 @@ export class SessionStore {
       mode: this.config.defaultMode,
       conversation: [],
       transcript,
-      hooks: await this.#openHooks(id, cwd, additionalDirectories, () => session.mode),
+      roots,
+      hooks: await this.#openHooks(id, cwd, roots, () => session.mode),
       client,
       log: this.config.log,
     });
@@ -64,14 +65,9 @@ export class SessionStore {
   async #openHooks(
     id: string,
     cwd: string,
-    additionalDirectories: readonly string[],
+    roots: readonly string[],
     mode: () => PermissionModeId,
   ): Promise<SessionHookFirer> {
-    const roots = await allowedRoots({
-      launchCwd: this.config.launchCwd,
-      home: this.config.home,
-      additionalDirectories,
-    });
     return await createSessionHookFirer({
       session: {
         id,
@@ -110,7 +106,7 @@ export class SessionStore {
       );
     }
     if (live) return { session: live, replay };
-    const { cwd, additionalDirectories } = await this.#checkPlace(place);
+    const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
@@ -118,7 +114,8 @@ export class SessionStore {
       mode: this.config.defaultMode,
       conversation: conversationFromTranscript(read.transcript.records),
       transcript: await TranscriptWriter.open(path, this.config.log),
-      hooks: await this.#openHooks(sessionId, cwd, additionalDirectories, () => session.mode),
+      roots,
+      hooks: await this.#openHooks(sessionId, cwd, roots, () => session.mode),
       client,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(read.transcript.records),
@@ -174,7 +171,7 @@ export class SessionStore {
   /** The cwd must be absolute, exist, and lie inside the allowed roots (acp.md `session/new`). */
   async #checkPlace(
     place: SessionPlace,
-  ): Promise<{ cwd: string; additionalDirectories: string[] }> {
+  ): Promise<{ cwd: string; additionalDirectories: string[]; roots: readonly string[] }> {
     if (!isAbsolute(place.cwd)) {
       throw invalidParams(`"cwd" must be an absolute path, got "${place.cwd}"`);
     }
@@ -195,7 +192,13 @@ export class SessionStore {
         throw invalidParams(`Cannot use "${dir}" as a session directory: it is not a directory`);
       }
     }
-    return { cwd: place.cwd, additionalDirectories };
+    // Where the session's tools and agent hooks may touch files, for its whole life.
+    const sessionRoots = additionalDirectories.length === 0 ? roots : await allowedRoots({
+      launchCwd: this.config.launchCwd,
+      home: this.config.home,
+      additionalDirectories,
+    });
+    return { cwd: place.cwd, additionalDirectories, roots: sessionRoots };
   }
 }
 

@@ -4,7 +4,7 @@
  * to the allowed roots either way.
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
-import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
+import { confinePath } from "../agent/allowed_roots.ts";
 import { ClientFileAccess } from "../agent/client_file_access.ts";
 import type { ClientRequest } from "../agent/client_request.ts";
 import { ClientShellRunner } from "../agent/client_shell_runner.ts";
@@ -26,19 +26,15 @@ export interface ToolSet extends ToolPlaces {
   readonly definitions: readonly ToolDefinition[];
 }
 
-export async function toolSetFor(
+export function toolSetFor(
   session: AgentSession,
   config: AgentConfig,
   capabilities: ClientCapabilities,
   client: AgentContext,
-): Promise<ToolSet> {
+): ToolSet {
   const request: ClientRequest = (method, params, options) =>
     client.request(method, params, { cancellationSignal: options?.signal });
-  const roots = await allowedRoots({
-    launchCwd: config.launchCwd,
-    home: config.home,
-    additionalDirectories: session.additionalDirectories,
-  });
+  const roots = session.roots;
   const local = new LocalFileAccess({ cwd: session.cwd, roots });
   const remote = new ClientFileAccess({ sessionId: session.id, cwd: session.cwd, request });
   const fs = capabilities.fs ?? {};
