@@ -1,34 +1,27 @@
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import type { Model } from "../../src/model/model.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { type Step, steppedModel } from "./fake_models.ts";
 
-/** A model that streams a chunk every 10 ms until its signal aborts. */
-function endlessModel(): Promise<Model> {
-  return Promise.resolve({
-    displayName: "endless",
-    openSession: () =>
-      Promise.resolve({
-        async generate(request) {
-          let text = "";
-          while (!request.signal.aborted) {
-            request.onTextChunk("la ");
-            text += "la ";
-            await new Promise((r) => setTimeout(r, 10));
-          }
-          return {
-            text,
-            thought: "",
-            toolCalls: [],
-            stop: "cancelled",
-            tokens: { prompt: 1, evaluated: 1, generated: 1 },
-          };
-        },
-        dispose: () => Promise.resolve(),
-      }),
-    dispose: () => Promise.resolve(),
-  });
-}
+/** Streams a chunk every 10 ms until its signal aborts. */
+const streamUntilCancelled: Step = async (request) => {
+  let text = "";
+  while (!request.signal.aborted) {
+    request.onTextChunk("la ");
+    text += "la ";
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    text,
+    thought: "",
+    toolCalls: [],
+    stop: "cancelled",
+    tokens: { prompt: 1, evaluated: 1, generated: 1 },
+  };
+};
+
+/** A model whose every reply streams until cancelled (two prompts' worth). */
+const endlessModel = steppedModel([streamUntilCancelled, streamUntilCancelled]);
 
 async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = performance.now() + timeoutMs;

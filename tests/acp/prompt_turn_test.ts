@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { callTool, reply, steppedModel } from "./fake_models.ts";
 
 Deno.test("a text turn streams the model's reply and ends end_turn with token counts", async () => {
   await withInMemoryAgent(
@@ -64,40 +65,15 @@ Deno.test("a tool turn announces the call, runs fs_read, and gives the result ba
 Deno.test("a denied call never runs, fails its update, and the model hears it was denied", async () => {
   let secondTurnSawDenial = false;
   await withInMemoryAgent({
-    model: () =>
-      Promise.resolve({
-        displayName: "probe",
-        openSession: () => {
-          let call = 0;
-          return Promise.resolve({
-            generate(request) {
-              call++;
-              if (call === 1) {
-                return Promise.resolve({
-                  text: "",
-                  thought: "",
-                  toolCalls: [{ name: "fs_write", input: { file_path: "out.txt", content: "x" } }],
-                  stop: "tool_calls",
-                  tokens: { prompt: 1, evaluated: 1, generated: 1 },
-                });
-              }
-              const last = request.conversation.at(-1);
-              secondTurnSawDenial = last?.role === "assistant" &&
-                last.segments.some((s) => s.type === "tool_call" && s.result.includes("denied"));
-              request.onTextChunk("ok");
-              return Promise.resolve({
-                text: "ok",
-                thought: "",
-                toolCalls: [],
-                stop: "end",
-                tokens: { prompt: 1, evaluated: 1, generated: 1 },
-              });
-            },
-            dispose: () => Promise.resolve(),
-          });
-        },
-        dispose: () => Promise.resolve(),
-      }),
+    model: steppedModel([
+      callTool("fs_write", { file_path: "out.txt", content: "x" }),
+      (request) => {
+        const last = request.conversation.at(-1);
+        secondTurnSawDenial = last?.role === "assistant" &&
+          last.segments.some((s) => s.type === "tool_call" && s.result.includes("denied"));
+        return reply("ok")(request);
+      },
+    ]),
     onPermission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }),
   }, async (t) => {
     const sessionId = await t.newSession();

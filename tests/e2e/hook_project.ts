@@ -228,6 +228,16 @@ export function toolCallRecord(records: readonly JsonObject[], toolCallId: strin
 
 export const NOTICE_KEY = "llama-agent/notice";
 
+/** The fields every payload of a prompt turn starts with, in Claude Code's order (hooks.md §4). */
+export const TURN_PAYLOAD_KEYS = [
+  "session_id",
+  "transcript_path",
+  "cwd",
+  "prompt_id",
+  "permission_mode",
+  "hook_event_name",
+] as const;
+
 function isNotice(update: JsonObject): boolean {
   return update.sessionUpdate === "agent_message_chunk" && isObject(update._meta) &&
     update._meta[NOTICE_KEY] === true;

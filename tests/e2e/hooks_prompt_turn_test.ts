@@ -18,6 +18,7 @@ import {
   readHookLog,
   readTranscript,
   runsOf,
+  TURN_PAYLOAD_KEYS,
   uniqueSeconds,
   withHookProject,
 } from "./hook_project.ts";
@@ -187,24 +188,14 @@ Deno.test("UserPromptSubmit, Stop and Notification hooks around real prompt turn
         );
         const [stop] = await runsOf(dir, "stop_block");
         assert(ups && stop);
-        assertEquals(Object.keys(ups.payload), [
-          "session_id",
-          "transcript_path",
-          "cwd",
-          "prompt_id",
-          "permission_mode",
-          "hook_event_name",
-          "prompt",
-        ]);
+        assertEquals(Object.keys(ups.payload), [...TURN_PAYLOAD_KEYS, "prompt"]);
         assertEquals(ups.payload.session_id, sessionId);
         assertEquals(ups.payload.cwd, dir);
         assertEquals(ups.payload.permission_mode, "acceptEdits");
         assertEquals(ups.payload.hook_event_name, "UserPromptSubmit");
         assert(ups.transcriptExists);
-        assertEquals(Object.keys(stop.payload).slice(3), [
-          "prompt_id",
-          "permission_mode",
-          "hook_event_name",
+        assertEquals(Object.keys(stop.payload), [
+          ...TURN_PAYLOAD_KEYS,
           "stop_hook_active",
           "last_assistant_message",
         ]);

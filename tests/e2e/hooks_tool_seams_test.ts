@@ -20,6 +20,7 @@ import {
   readTranscript,
   runsOf,
   toolCallRecord,
+  TURN_PAYLOAD_KEYS,
   withHookProject,
 } from "./hook_project.ts";
 import { ANSWER, CALLS, FILES, LOCAL_HOOKS, REPLIES, SETTINGS } from "./tool_hooks_scenario.ts";
@@ -181,12 +182,7 @@ Deno.test("tool hooks at the dispatch seam: deny, rewrite, ask, allow, matchers,
         const [ups] = await runsOf(dir, "pre_rewrite");
         assert(run && ups);
         assertEquals(Object.keys(run.payload), [
-          "session_id",
-          "transcript_path",
-          "cwd",
-          "prompt_id",
-          "permission_mode",
-          "hook_event_name",
+          ...TURN_PAYLOAD_KEYS,
           "tool_name",
           "tool_input",
           "tool_use_id",
