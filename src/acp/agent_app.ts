@@ -41,7 +41,6 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
     })
     .onRequest("session/new", ({ params, client }) =>
       answering(async () => {
-        warnAboutMcpServers(config, params.mcpServers.length);
         const session = await store.create(params, client);
         // The transcript holds the session record before the first hook reads transcript_path.
         await session.transcript.flush();
@@ -50,6 +49,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         setTimeout(() => {
           session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
           for (const notice of notices) session.notice(notice);
+          reportMcpProblems(session);
         }, 0);
         return {
           sessionId: session.id,
@@ -59,18 +59,18 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       }))
     .onRequest("session/load", ({ params, client }) =>
       answering(async () => {
-        warnAboutMcpServers(config, params.mcpServers.length);
         const { session, replay } = await store.restore(params.sessionId, params, client);
         const notices = await startSession(store, session, "resume");
         for (const update of replay) session.replay(update);
         for (const notice of notices) session.notice(notice);
+        reportMcpProblems(session);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
       answering(async () => {
-        warnAboutMcpServers(config, params.mcpServers?.length ?? 0);
         const { session } = await store.restore(params.sessionId, params, client);
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
+        setTimeout(() => reportMcpProblems(session), 0);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest(
@@ -106,11 +106,18 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           const tools = toolSetFor(session, config, clientCapabilities, client);
           return await runPromptTurn(session, params.prompt, signal, {
             promptId: config.newPromptId?.(),
-            openModel: () => session.modelSession(config.models),
-            tools: tools.definitions,
+            // The MCP servers finish starting while the model loads: their tools are on offer
+            // from the first generation.
+            openModel: async () =>
+              (await Promise.all([session.modelSession(config.models), session.mcp.ready()]))[0],
+            tools: () => [...tools.definitions, ...session.mcp.definitions()],
             maxToolRounds: config.maxToolRounds,
             runToolCall: (call, turn) =>
-              runToolCall(session, call, turn, { ...tools, rules: config.rules }),
+              runToolCall(session, call, turn, {
+                ...tools,
+                mcp: session.mcp,
+                rules: config.rules,
+              }),
           });
         } finally {
           session.endTurn();
@@ -143,6 +150,7 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
       _meta: { "llama-agent/hooks": { events: [...FIRED_EVENTS] } },
     },
@@ -159,6 +167,14 @@ function announceModeChange(session: AgentSession): void {
   });
 }
 
-function warnAboutMcpServers(config: AgentConfig, count: number): void {
-  if (count > 0) config.log(`Ignoring ${count} MCP server(s): MCP tools are not supported yet`);
+/**
+ * Tells the user, once per problem, about MCP servers that failed to start or stopped: the session
+ * goes on without their tools. A session that is live already (loaded again) is watched once.
+ */
+function reportMcpProblems(session: AgentSession): void {
+  if (watchedForMcpProblems.has(session)) return;
+  watchedForMcpProblems.add(session);
+  session.mcp.watch((problem) => session.notice(problem));
 }
+
+const watchedForMcpProblems = new WeakSet<AgentSession>();

@@ -34,8 +34,19 @@ export interface AgentConfig {
    * `terminal`); the agent's own when absent (`hooks test` passes its hermetic one).
    */
   readonly shellEnv?: Readonly<Record<string, string>>;
+  /** Limits for the sessions' MCP servers; the defaults when absent. */
+  readonly mcp?: McpLimits;
   /** Everything the agent has to say goes to stderr through this. */
   readonly log: (line: string) => void;
 }
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 32;
+
+export interface McpLimits {
+  /** From spawn to a listed toolset (default 30 s). */
+  readonly startTimeoutMs?: number;
+  /** One tool call (default 10 min). */
+  readonly callTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL of a stdio server's process group (default 1 s). */
+  readonly killGraceMs?: number;
+}

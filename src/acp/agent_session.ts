@@ -4,6 +4,7 @@
  * records it, so the transcript holds exactly what the client saw.
  */
 import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { McpServers } from "../agent/mcp/mcp_servers.ts";
 import type { ConversationItem, ModelSession } from "../model/model.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import type { TranscriptWriter } from "../agent/transcript_writer.ts";
@@ -26,6 +27,8 @@ export interface AgentSessionInit {
   readonly conversation: ConversationItem[];
   readonly transcript: TranscriptWriter;
   readonly hooks: SessionHookFirer;
+  /** The session's MCP servers, connecting from the start. */
+  readonly mcp: McpServers;
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   /** Tool calls the transcript already holds, so ids stay unique across a load. */
@@ -46,6 +49,7 @@ export class AgentSession {
   readonly alwaysRejected = new Set<string>();
   readonly transcript: TranscriptWriter;
   readonly hooks: SessionHookFirer;
+  readonly mcp: McpServers;
   /** What SessionStart hooks gave the model, for the start of its context. */
   startContext: readonly string[] = [];
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
@@ -69,6 +73,7 @@ export class AgentSession {
     this.conversation = init.conversation;
     this.transcript = init.transcript;
     this.hooks = init.hooks;
+    this.mcp = init.mcp;
     this.client = init.client;
     this.log = init.log;
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
@@ -171,6 +176,8 @@ export class AgentSession {
     // Aborted above, background hooks are being killed: wait for them, so none outlives us.
     await boundedWait(Promise.allSettled(this.#backgroundWork));
     this.#closed = true;
+    // Its servers end with it, process groups and all; each is bounded by its kill grace.
+    await this.mcp.close();
     await this.transcript.flush();
     const opened = this.#modelSession;
     this.#modelSession = undefined;

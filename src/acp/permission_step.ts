@@ -23,7 +23,10 @@ export interface PermissionQuestion {
   readonly toolCallId: string;
   readonly name: string;
   readonly input: unknown;
-  readonly capability: ToolCapability;
+  /** Undefined for MCP tools. */
+  readonly capability: ToolCapability | undefined;
+  /** The call's title when it is not the built-in tool's (an MCP tool's). */
+  readonly title?: string;
   /** What PreToolUse hooks said: `allow` skips the prompt, `ask` forces it. */
   readonly hookPermission: "allow" | "ask" | null;
 }
@@ -56,7 +59,7 @@ export async function permitted(
     sessionId: session.id,
     toolCall: {
       toolCallId,
-      title: presentation.title,
+      title: question.title ?? presentation.title,
       kind: presentation.kind,
       status: "pending",
       rawInput: input,
@@ -83,6 +86,11 @@ async function proposedChange(
 ): Promise<ToolCallContent[]> {
   const { capability, input, name } = question;
   if (capability === "shell") return commandContent(capability, input);
+  if (capability === undefined) {
+    // An MCP tool: the arguments that would be sent to its server.
+    const json = JSON.stringify(input, null, 2) ?? String(input);
+    return [{ type: "content", content: { type: "text", text: "```json\n" + json + "\n```" } }];
+  }
   if (capability !== "fs_write") return [];
   const parsed = parseToolInput(capability, input, name);
   if (!parsed.ok || parsed.value.capability !== "fs_write") return [];

@@ -35,7 +35,8 @@ export interface TurnDeps {
   readonly promptId?: string;
   /** The session's model context, opened (or loaded) on first use. */
   readonly openModel: () => Promise<ModelSession>;
-  readonly tools: readonly ToolDefinition[];
+  /** The tools on offer, read before each generation: an MCP server's list may change mid-turn. */
+  readonly tools: () => readonly ToolDefinition[];
   readonly maxToolRounds: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
   readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
@@ -105,7 +106,7 @@ async function runModelLoop(
     let stop: StopReason;
     let result: GenerateResult | undefined;
     try {
-      result = await generateOnce(turn, model, deps.tools);
+      result = await generateOnce(turn, model, deps.tools());
     } catch (error) {
       // Tool results filled the context: the turn ends at the limit, as acp.md asks. A prompt
       // that does not fit at all is the user's to fix, and its error says how.

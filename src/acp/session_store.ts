@@ -2,9 +2,15 @@
  * The live sessions of one connection, and the steps that create them: a new session (validated
  * cwd, fresh transcript) or a persisted one brought back from its transcript (load and resume).
  */
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AgentContext, McpServer, SessionUpdate } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
+import {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_KILL_GRACE_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  McpServers,
+} from "../agent/mcp/mcp_servers.ts";
 import {
   conversationFromTranscript,
   readTranscript,
@@ -22,6 +28,8 @@ import { invalidParams, sessionNotFound } from "./rpc_error.ts";
 export interface SessionPlace {
   readonly cwd: string;
   readonly additionalDirectories?: readonly string[] | null;
+  /** Connected when the session is created or brought back (not when it is live already). */
+  readonly mcpServers?: readonly McpServer[] | null;
 }
 
 export class SessionStore {
@@ -54,6 +62,7 @@ export class SessionStore {
       transcript,
       roots,
       hooks: await this.#openHooks(id, cwd, roots, () => session.mode),
+      mcp: this.#startMcpServers(place, cwd),
       client,
       log: this.config.log,
     });
@@ -79,6 +88,19 @@ export class SessionStore {
       runHandler: this.config.hookRunner(roots),
       log: this.config.log,
       observe: this.config.observeFiring,
+    });
+  }
+
+  #startMcpServers(place: SessionPlace, cwd: string): McpServers {
+    const mcp = this.config.mcp ?? {};
+    return McpServers.start(place.mcpServers ?? [], {
+      cwd,
+      env: this.config.shellEnv ?? Deno.env.toObject(),
+      startTimeoutMs: mcp.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS,
+      callTimeoutMs: mcp.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+      killGraceMs: mcp.killGraceMs ?? DEFAULT_MCP_KILL_GRACE_MS,
+      clientVersion: this.config.version,
+      log: this.config.log,
     });
   }
 
@@ -116,6 +138,7 @@ export class SessionStore {
       transcript: await TranscriptWriter.open(path, this.config.log),
       roots,
       hooks: await this.#openHooks(sessionId, cwd, roots, () => session.mode),
+      mcp: this.#startMcpServers(place, cwd),
       client,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(read.transcript.records),

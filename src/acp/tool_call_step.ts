@@ -6,10 +6,12 @@
  * happens.
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { McpServers } from "../agent/mcp/mcp_servers.ts";
+import type { McpTool } from "../agent/mcp/mcp_connection.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import { executeTool, type ToolExecution } from "../agent/tool_executor.ts";
 import { parseToolInput } from "../agent/tool_input.ts";
-import { capabilityOf, type ToolCapability } from "../agent/tool_names.ts";
+import { capabilityOf, TOOL_ALIASES, type ToolCapability } from "../agent/tool_names.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
@@ -29,7 +31,15 @@ import type { TurnHookContext } from "./turn_hooks.ts";
 
 export interface ToolCallDeps extends ToolPlaces {
   readonly rules: readonly PermissionRule[];
+  /** The session's MCP servers: `mcp__<server>__<tool>` calls go to them. */
+  readonly mcp: Pick<McpServers, "lookup" | "call" | "toolNames">;
 }
+
+/** What an emitted tool name runs: a built-in capability, an MCP server's tool, or nothing. */
+type ToolTarget =
+  | { readonly kind: "builtin"; readonly capability: ToolCapability }
+  | { readonly kind: "mcp"; readonly tool: McpTool }
+  | { readonly kind: "none"; readonly message: string };
 
 export interface ToolTurn extends TurnHookContext {
   readonly budget: ResultBudget;
@@ -62,12 +72,12 @@ export async function runToolCall(
     name: call.name,
     input: call.input,
   };
-  const capability = capabilityOf(call.name);
-  announce(session, hooked, capability);
+  const target = toolTarget(call.name, deps);
+  announce(session, hooked, target);
 
   let gate: Gate;
   try {
-    gate = await gateCall(session, hooked, capability, turn, deps);
+    gate = await gateCall(session, hooked, target, turn, deps);
   } catch (error) {
     gate = {
       kind: "refused",
@@ -79,10 +89,10 @@ export async function runToolCall(
   let halt = gate.kind === "refused" ? gate.halt ?? null : null;
   let dispatchedInput = call.input;
   let durationMs = 0;
-  if (gate.kind === "dispatch" && capability !== undefined) {
+  if (gate.kind === "dispatch" && target.kind !== "none") {
     dispatchedInput = gate.input;
     const started = performance.now();
-    execution = await dispatch(session, hooked, capability, gate.input, turn.signal, deps);
+    execution = await dispatch(session, hooked, target, gate.input, turn.signal, deps);
     durationMs = Math.round(performance.now() - started);
   } else {
     execution = gate.kind === "refused" ? gate.execution : refused("The tool call was not run");
@@ -144,11 +154,22 @@ async function postToolHooks(
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
 }
 
-function announce(
-  session: AgentSession,
-  call: HookedCall,
-  capability: ToolCapability | undefined,
-): void {
+function toolTarget(name: string, deps: ToolCallDeps): ToolTarget {
+  const capability = capabilityOf(name);
+  if (capability !== undefined) return { kind: "builtin", capability };
+  const found = deps.mcp.lookup(name);
+  if (found.kind === "tool") return { kind: "mcp", tool: found.tool };
+  if (found.kind === "unavailable") return { kind: "none", message: found.message };
+  const names = [...Object.keys(TOOL_ALIASES), ...deps.mcp.toolNames()];
+  return { kind: "none", message: `Unknown tool "${name}": the tools are ${names.join(", ")}` };
+}
+
+function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {
+  return target.kind === "builtin" ? target.capability : undefined;
+}
+
+function announce(session: AgentSession, call: HookedCall, target: ToolTarget): void {
+  const capability = capabilityOfTarget(target);
   const presentation = toolCallPresentation({
     name: call.name,
     capability,
@@ -158,7 +179,7 @@ function announce(
   session.send({
     sessionUpdate: "tool_call",
     toolCallId: call.toolCallId,
-    title: presentation.title,
+    title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
     kind: presentation.kind,
     status: "pending",
     rawInput: call.input,
@@ -168,11 +189,16 @@ function announce(
   });
 }
 
+/** `echo (MCP: fixture)`: the server's own title for the tool when it gives one. */
+function mcpTitle(tool: McpTool): string {
+  return `${tool.title ?? tool.toolName} (MCP: ${tool.server})`;
+}
+
 /** PreToolUse, then the permission policy: everything that may stop a call before it runs. */
 async function gateCall(
   session: AgentSession,
   call: HookedCall,
-  capability: ToolCapability | undefined,
+  target: ToolTarget,
   turn: ToolTurn,
   deps: ToolCallDeps,
 ): Promise<Gate> {
@@ -191,19 +217,15 @@ async function gateCall(
       halt: { stopReason: pre.stopReason },
     };
   }
-  if (capability === undefined) {
-    return {
-      kind: "refused",
-      execution: refused(`Unknown tool "${call.name}": the tools are shell, fs_read and fs_write`),
-    };
-  }
+  if (target.kind === "none") return { kind: "refused", execution: refused(target.message) };
+  const capability = capabilityOfTarget(target);
   if (pre.rewritten) {
-    const parsed = parseToolInput(capability, pre.input, call.name);
-    if (!parsed.ok) {
+    const invalid = invalidRewrite(target, pre.input, call.name);
+    if (invalid !== undefined) {
       return {
         kind: "refused",
         execution: refused(
-          `PreToolUse:${call.name} hook error: the hook's updatedInput is invalid: ${parsed.message}`,
+          `PreToolUse:${call.name} hook error: the hook's updatedInput is invalid: ${invalid}`,
         ),
       };
     }
@@ -217,7 +239,7 @@ async function gateCall(
     session.send({
       sessionUpdate: "tool_call_update",
       toolCallId: call.toolCallId,
-      title: presentation.title,
+      title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
       rawInput: pre.input,
       locations: presentation.locations,
       content: commandContent(capability, pre.input),
@@ -230,6 +252,7 @@ async function gateCall(
       name: call.name,
       input: pre.input,
       capability,
+      ...(target.kind === "mcp" ? { title: mcpTitle(target.tool) } : {}),
       hookPermission: pre.permission,
     },
     turn.signal,
@@ -250,10 +273,21 @@ async function gateCall(
   return { kind: "dispatch", input: pre.input, forModel: pre.forModel };
 }
 
+/** Why a hook's rewritten input cannot run, or undefined when it can. */
+function invalidRewrite(target: ToolTarget, input: unknown, name: string): string | undefined {
+  if (target.kind === "builtin") {
+    const parsed = parseToolInput(target.capability, input, name);
+    return parsed.ok ? undefined : parsed.message;
+  }
+  // The server validates against its own schema; an MCP call's arguments are an object.
+  const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
+  return isObject ? undefined : `${name} takes a JSON object`;
+}
+
 function dispatch(
   session: AgentSession,
   call: HookedCall,
-  capability: ToolCapability,
+  target: Exclude<ToolTarget, { kind: "none" }>,
   input: unknown,
   signal: AbortSignal,
   deps: ToolCallDeps,
@@ -263,7 +297,8 @@ function dispatch(
     toolCallId: call.toolCallId,
     status: "in_progress",
   });
-  return executeTool({ name: call.name, capability, input }, {
+  if (target.kind === "mcp") return deps.mcp.call(target.tool, input, signal);
+  return executeTool({ name: call.name, capability: target.capability, input }, {
     cwd: session.cwd,
     files: deps.files,
     shell: deps.shell,

@@ -5,6 +5,7 @@
  */
 import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
+import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
 /** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
 export type CommandLine =
@@ -53,7 +54,6 @@ export const DEFAULT_DRAIN_MS = 250;
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 const READ_CHUNK_BYTES = 64 * 1024;
-const GROUP_POLL_MS = 20;
 
 type StopReason = "timed_out" | "cancelled";
 
@@ -67,7 +67,11 @@ export const runCommand: CommandRunner = async (options) => {
 
   let child: Deno.ChildProcess;
   try {
-    child = spawnInOwnGroup(programAndArgs(options.commandLine), options);
+    child = spawnInOwnGroup(programAndArgs(options.commandLine), {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: "piped",
+    });
   } catch (error) {
     return {
       kind: "spawn_failed",
@@ -139,63 +143,6 @@ export const runCommand: CommandRunner = async (options) => {
     await settle(stdinWritten, drainMs);
   }
 };
-
-/**
- * Where the `setsid` program is, once found (null: there is none, as on macOS). Starting the
- * child through it gives it a session and process group of its own while Deno spawns it with
- * posix_spawn. Deno's own `detached` calls setsid() in a pre-exec hook, which makes it fork the
- * whole agent instead: with a model in memory that costs tens of milliseconds per hook and
- * copy-on-write faults in the agent afterwards.
- */
-let setsidProgram: string | null | undefined;
-const SETSID_CANDIDATES = ["/usr/bin/setsid", "/bin/setsid"];
-
-function spawnInOwnGroup(
-  command: { program: string; args: readonly string[] },
-  options: CommandRunOptions,
-): Deno.ChildProcess {
-  const common = {
-    cwd: options.cwd,
-    env: { ...options.env },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  } as const;
-  const candidates = setsidProgram === undefined
-    ? SETSID_CANDIDATES
-    : setsidProgram === null
-    ? []
-    : [setsidProgram];
-  for (const setsid of candidates) {
-    try {
-      // setsid(1) does not fork when its caller is no group leader (a freshly spawned child
-      // never is), so the child's pid is the new group's id, as with `detached`.
-      const child = new Deno.Command(setsid, {
-        ...common,
-        args: [command.program, ...command.args],
-      })
-        .spawn();
-      setsidProgram = setsid;
-      return child;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  setsidProgram = null;
-  return new Deno.Command(command.program, { ...common, args: [...command.args], detached: true })
-    .spawn();
-}
-
-/**
- * setsid(1) reports a program it cannot execute with exit 126/127 and this line: the same
- * failure Deno reports at spawn without it, so it is one here too.
- */
-function setsidExecFailure(code: number, stderr: string): string | undefined {
-  if (code !== 126 && code !== 127) return undefined;
-  const match = /^setsid: failed to execute [^:]*: (.*)\n?$/.exec(stderr);
-  return match?.[1];
-}
 
 function programAndArgs(line: CommandLine): { program: string; args: readonly string[] } {
   switch (line.kind) {
@@ -299,55 +246,9 @@ function stopTrigger(timeoutMs: number, signal: AbortSignal | undefined) {
   };
 }
 
-/**
- * SIGTERM to the whole group, then SIGKILL once the grace has passed while any member remains.
- * SIGCONT goes with SIGTERM so a stopped process can act on it, and doubles as the liveness
- * probe: sending it to an empty group fails with ESRCH.
- */
-async function terminateGroup(group: number, graceMs: number, leaderExited: Promise<unknown>) {
-  if (!signalGroup(group, "SIGTERM")) return;
-  signalGroup(group, "SIGCONT");
-  let leaderGone = false;
-  leaderExited.then(() => leaderGone = true, () => leaderGone = true);
-  const deadline = performance.now() + graceMs;
-  while (performance.now() < deadline) {
-    await delay(Math.min(GROUP_POLL_MS, Math.max(0, deadline - performance.now()))).promise;
-    // Members other than the leader may be zombies until reparented and reaped; once the
-    // leader is gone, the group answering the probe still means "maybe alive", so keep polling.
-    if (leaderGone && !signalGroup(group, "SIGCONT")) return;
-  }
-  signalGroup(group, "SIGKILL");
-}
-
-/** Whether the signal reached at least one member of the group. */
-function signalGroup(group: number, signal: Deno.Signal): boolean {
-  try {
-    Deno.kill(-group, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Waits for the pipes to close, but at most `ms`: a process outside the group may hold them. */
 async function settle(closed: Promise<unknown>, ms: number) {
   const timer = delay(ms);
   await Promise.race([closed, timer.promise]);
   timer.cancel();
-}
-
-function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
-  let id: ReturnType<typeof setTimeout> | undefined;
-  let resolveNow: () => void = () => {};
-  const promise = new Promise<void>((resolve) => {
-    resolveNow = resolve;
-    id = setTimeout(resolve, ms);
-  });
-  return {
-    promise,
-    cancel: () => {
-      clearTimeout(id);
-      resolveNow();
-    },
-  };
 }

@@ -6,6 +6,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type {
   ClientCapabilities,
+  McpServer,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
@@ -40,6 +41,9 @@ export interface InMemoryOptions {
     request: RequestPermissionRequest,
   ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
   readonly clientHandlers?: (client: acp.ClientApp) => void;
+  /** The MCP servers `newSession` passes. */
+  readonly mcpServers?: readonly McpServer[];
+  readonly mcpLimits?: AgentConfig["mcp"];
 }
 
 export interface InMemoryAgent {
@@ -106,6 +110,7 @@ export async function withInMemoryAgent(
         })),
     observeFiring: options.observeFiring,
     version: "0.0.0-test",
+    mcp: options.mcpLimits,
     log: (line) => logs.push(line),
   };
   const handle = createAgentApp(config);
@@ -137,7 +142,10 @@ export async function withInMemoryAgent(
           protocolVersion: 1,
           clientCapabilities: options.clientCapabilities ?? {},
         });
-        const created = await agent.request("session/new", { cwd, mcpServers: [] });
+        const created = await agent.request("session/new", {
+          cwd,
+          mcpServers: [...(options.mcpServers ?? [])],
+        });
         return created.sessionId;
       },
       kinds: (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update.sessionUpdate),

@@ -1,0 +1,332 @@
+/**
+ * One MCP server of a session, through the official client SDK: connect (stdio or Streamable
+ * HTTP), list its tools and keep the list current, call them, and end the server with the
+ * session. Nothing here throws at the caller: a server that cannot start, hangs, crashes or
+ * answers with an error becomes a status or a failed call whose message says which server and
+ * why.
+ */
+import type { McpServer } from "@agentclientprotocol/sdk";
+import {
+  type CallToolResult,
+  Client,
+  StreamableHTTPClientTransport,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { errorMessage } from "../../error.ts";
+import { GroupStdioTransport } from "./group_stdio_transport.ts";
+import { mcpToolName } from "./mcp_tool_name.ts";
+
+export interface McpConnectionOptions {
+  /** The session cwd: where a stdio server starts. */
+  readonly cwd: string;
+  /** The agent's environment, which a stdio server inherits under its own entries. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly startTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly killGraceMs: number;
+  readonly clientVersion: string;
+  readonly log: (line: string) => void;
+  /** The server's tool list changed (it said so, and the new list has been read). */
+  readonly onToolsChanged: () => void;
+  /** The server went away while the session used it; the message says why. */
+  readonly onLost: (message: string) => void;
+}
+
+export type McpServerStatus =
+  | { readonly kind: "connecting" }
+  | { readonly kind: "ready" }
+  | { readonly kind: "failed"; readonly message: string }
+  | { readonly kind: "lost"; readonly message: string }
+  | { readonly kind: "closed" };
+
+/** A tool as the model is offered it. */
+export interface McpTool {
+  /** `mcp__<server>__<tool>`. */
+  readonly name: string;
+  readonly server: string;
+  /** The name the server knows it by. */
+  readonly toolName: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+export type McpCallOutcome =
+  | { readonly kind: "result"; readonly result: CallToolResult }
+  | { readonly kind: "failed"; readonly message: string; readonly interrupted: boolean };
+
+export class McpConnection {
+  readonly name: string;
+  #status: McpServerStatus = { kind: "connecting" };
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #tools: readonly McpTool[] = [];
+
+  constructor(private readonly spec: McpServer, private readonly options: McpConnectionOptions) {
+    this.name = spec.name;
+  }
+
+  get status(): McpServerStatus {
+    return this.#status;
+  }
+
+  get tools(): readonly McpTool[] {
+    return this.#status.kind === "ready" ? this.#tools : [];
+  }
+
+  /** The status, read afresh: it changes under awaits (a crash, a close). */
+  #statusNow(): McpServerStatus {
+    return this.#status;
+  }
+
+  /** Starts the server, shakes hands and reads its tools; the status says how it went. */
+  async connect(): Promise<McpServerStatus> {
+    const transport = this.#openTransport();
+    if (!transport.ok) return this.#fail(transport.message);
+    this.#transport = transport.value;
+    const client = new Client({ name: "llama-agent", version: this.options.clientVersion }, {
+      listChanged: { tools: { onChanged: (error, tools) => this.#toolsChanged(error, tools) } },
+    });
+    this.#client = client;
+    client.onerror = (error) => this.options.log(`MCP server "${this.name}": ${error.message}`);
+    client.onclose = () => this.#closedUnderUs();
+    const timeoutMs = this.options.startTimeoutMs;
+    try {
+      await withTimeout(client.connect(transport.value, { timeout: timeoutMs }), timeoutMs);
+      const { tools } = await withTimeout(
+        client.listTools(undefined, { timeout: timeoutMs }),
+        timeoutMs,
+      );
+      if (this.#statusNow().kind !== "connecting") return this.#status;
+      this.#tools = this.#offered(tools);
+      this.#status = { kind: "ready" };
+      this.options.log(`MCP server "${this.name}": ready with ${this.#tools.length} tool(s)`);
+      return this.#status;
+    } catch (error) {
+      if (this.#statusNow().kind !== "connecting") return this.#status;
+      const transport = this.#transport;
+      if (!(error instanceof StartTimeout) && transport instanceof GroupStdioTransport) {
+        // A write to a server that is already gone fails first (a broken pipe); its exit, a
+        // moment later, says why it went.
+        await withTimeout(transport.ended(), this.options.killGraceMs).catch(() => {});
+      }
+      const message = error instanceof StartTimeout
+        ? `it did not answer within ${seconds(timeoutMs)}`
+        : this.#whyItEnded(error);
+      await this.#shutDown();
+      return this.#fail(message);
+    }
+  }
+
+  async call(tool: McpTool, input: unknown, signal: AbortSignal): Promise<McpCallOutcome> {
+    const client = this.#client;
+    if (this.#status.kind !== "ready" || !client) {
+      return { kind: "failed", message: this.unavailableMessage(), interrupted: false };
+    }
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      return {
+        kind: "failed",
+        message: `The input of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}`,
+        interrupted: false,
+      };
+    }
+    const timeoutMs = this.options.callTimeoutMs;
+    try {
+      const result = await client.callTool(
+        { name: tool.toolName, arguments: input as Record<string, unknown> },
+        { signal, timeout: timeoutMs },
+      );
+      return { kind: "result", result: result as CallToolResult };
+    } catch (error) {
+      if (signal.aborted) {
+        return { kind: "failed", message: "The tool call was cancelled", interrupted: true };
+      }
+      // The connection may learn of the crash a moment after the call does.
+      const transport = this.#transport;
+      if (transport instanceof GroupStdioTransport && !transport.exit) {
+        await withTimeout(transport.ended(), LOSS_NOTICE_MS).catch(() => {});
+      }
+      const status = this.#statusNow();
+      if (status.kind === "lost") {
+        return { kind: "failed", message: status.message, interrupted: false };
+      }
+      const message = /timed? ?out/i.test(errorMessage(error))
+        ? `MCP server "${this.name}" did not answer ${tool.name} within ${seconds(timeoutMs)}`
+        : `MCP server "${this.name}" could not run ${tool.name}: ${errorMessage(error)}`;
+      return { kind: "failed", message, interrupted: false };
+    }
+  }
+
+  /** Why this server's tools cannot be used now, for the model and the user. */
+  unavailableMessage(): string {
+    const status = this.#status;
+    switch (status.kind) {
+      case "connecting":
+        return `MCP server "${this.name}" is still starting`;
+      case "ready":
+        return `MCP server "${this.name}" is running`;
+      case "failed":
+      case "lost":
+        return status.message;
+      case "closed":
+        return `MCP server "${this.name}" was shut down with its session`;
+      default:
+        return status satisfies never;
+    }
+  }
+
+  /** Ends the server (its whole process group, for stdio); bounded by the kill grace. */
+  async close(): Promise<void> {
+    if (this.#status.kind === "closed") return;
+    this.#status = { kind: "closed" };
+    await this.#shutDown();
+  }
+
+  async #shutDown(): Promise<void> {
+    const transport = this.#transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+      // Tells the server the session is over; a server that does not answer is not waited for.
+      await withTimeout(transport.terminateSession(), this.options.killGraceMs).catch(() => {});
+    }
+    await this.#client?.close().catch(() => {});
+    await transport?.close().catch(() => {});
+  }
+
+  #openTransport():
+    | { ok: true; value: Transport }
+    | { ok: false; message: string } {
+    const spec = this.spec;
+    if ("type" in spec && spec.type === "http") {
+      let url: URL;
+      try {
+        url = new URL(spec.url);
+      } catch {
+        return { ok: false, message: this.#prefix(`its URL "${spec.url}" is not a valid URL`) };
+      }
+      const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
+      return {
+        ok: true,
+        value: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+      };
+    }
+    if ("type" in spec && spec.type === "sse") {
+      return {
+        ok: false,
+        message: this.#prefix(
+          "the SSE transport is not supported (llama-agent speaks stdio and Streamable HTTP)",
+        ),
+      };
+    }
+    const env = { ...this.options.env };
+    for (const { name, value } of spec.env ?? []) env[name] = value;
+    return {
+      ok: true,
+      value: new GroupStdioTransport({
+        command: spec.command,
+        args: spec.args ?? [],
+        env,
+        cwd: this.options.cwd,
+        killGraceMs: this.options.killGraceMs,
+      }),
+    };
+  }
+
+  #offered(tools: readonly Tool[]): McpTool[] {
+    return tools.map((tool) => ({
+      name: mcpToolName(this.name, tool.name),
+      server: this.name,
+      toolName: tool.name,
+      title: tool.title ?? tool.annotations?.title,
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+    }));
+  }
+
+  #toolsChanged(error: Error | null, tools: Tool[] | null): void {
+    if (this.#status.kind !== "ready") return;
+    if (error || !tools) {
+      this.options.log(
+        `MCP server "${this.name}": cannot read its changed tool list: ${error?.message}`,
+      );
+      return;
+    }
+    this.#tools = this.#offered(tools);
+    this.options.log(`MCP server "${this.name}": its tools changed (${tools.length} now)`);
+    this.options.onToolsChanged();
+  }
+
+  /** The transport closed without us closing it: the server exited or the connection broke. */
+  #closedUnderUs(): void {
+    if (this.#status.kind !== "ready") return;
+    const message = `MCP server "${this.name}" stopped during the session` +
+      this.#exitDetails() + "; its tools are unavailable for the rest of the session";
+    this.#status = { kind: "lost", message };
+    this.options.log(message);
+    this.options.onLost(message);
+  }
+
+  #whyItEnded(error: unknown): string {
+    const transport = this.#transport;
+    if (transport instanceof GroupStdioTransport && transport.exit) {
+      if (transport.exit.execFailure !== undefined) {
+        return `cannot run "${this.#command()}": ${transport.exit.execFailure}`;
+      }
+      return `it exited before it was ready${this.#exitDetails()}`;
+    }
+    return errorMessage(error);
+  }
+
+  /** " (exit code 3: <the end of its stderr>)", as far as it is known. */
+  #exitDetails(): string {
+    const transport = this.#transport;
+    if (!(transport instanceof GroupStdioTransport) || !transport.exit) return "";
+    const { code, signal } = transport.exit;
+    const how = signal !== null ? `killed by ${signal}` : `exit code ${code}`;
+    const stderr = lastLines(transport.stderrTail, 3);
+    return stderr === "" ? ` (${how})` : ` (${how}: ${stderr})`;
+  }
+
+  #command(): string {
+    return "url" in this.spec ? this.spec.url : this.spec.command;
+  }
+
+  #prefix(reason: string): string {
+    return `MCP server "${this.name}" cannot be used: ${reason}`;
+  }
+
+  #fail(reason: string): McpServerStatus {
+    const message = reason.startsWith(`MCP server "${this.name}"`)
+      ? reason
+      : `MCP server "${this.name}" failed to start: ${reason}`;
+    this.#status = { kind: "failed", message };
+    this.options.log(message);
+    return this.#status;
+  }
+}
+
+/** How long a failed call waits to learn whether its server exited (to say so). */
+const LOSS_NOTICE_MS = 200;
+
+class StartTimeout extends Error {}
+
+/** Rejects with StartTimeout when `work` takes longer than `ms`. */
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => timer = setTimeout(() => reject(new StartTimeout()), ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trim().split("\n").slice(-count).join(" / ").trim();
+}

@@ -1,0 +1,121 @@
+/**
+ * Processes in a group of their own, and their end: everything llama-agent starts that may start
+ * children of its own (hook commands, local shell commands, MCP servers) runs as the leader of a
+ * new process group, so that stopping it stops the children too and no orphan outlives it.
+ */
+
+export interface SpawnOptions {
+  readonly cwd: string;
+  /** The child's whole environment: nothing is inherited. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly stdin: "piped" | "null";
+}
+
+const GROUP_POLL_MS = 20;
+
+/**
+ * Where the `setsid` program is, once found (null: there is none, as on macOS). Starting the
+ * child through it gives it a session and process group of its own while Deno spawns it with
+ * posix_spawn. Deno's own `detached` calls setsid() in a pre-exec hook, which makes it fork the
+ * whole agent instead: with a model in memory that costs tens of milliseconds per hook and
+ * copy-on-write faults in the agent afterwards.
+ */
+let setsidProgram: string | null | undefined;
+const SETSID_CANDIDATES = ["/usr/bin/setsid", "/bin/setsid"];
+
+export function spawnInOwnGroup(
+  command: { program: string; args: readonly string[] },
+  options: SpawnOptions,
+): Deno.ChildProcess {
+  const common = {
+    cwd: options.cwd,
+    env: { ...options.env },
+    clearEnv: true,
+    stdin: options.stdin,
+    stdout: "piped",
+    stderr: "piped",
+  } as const;
+  const candidates = setsidProgram === undefined
+    ? SETSID_CANDIDATES
+    : setsidProgram === null
+    ? []
+    : [setsidProgram];
+  for (const setsid of candidates) {
+    try {
+      // setsid(1) does not fork when its caller is no group leader (a freshly spawned child
+      // never is), so the child's pid is the new group's id, as with `detached`.
+      const child = new Deno.Command(setsid, {
+        ...common,
+        args: [command.program, ...command.args],
+      })
+        .spawn();
+      setsidProgram = setsid;
+      return child;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  setsidProgram = null;
+  return new Deno.Command(command.program, { ...common, args: [...command.args], detached: true })
+    .spawn();
+}
+
+/**
+ * setsid(1) reports a program it cannot execute with exit 126/127 and this line: the same
+ * failure Deno reports at spawn without it, so it is one here too.
+ */
+export function setsidExecFailure(code: number, stderr: string): string | undefined {
+  if (code !== 126 && code !== 127) return undefined;
+  const match = /^setsid: failed to execute [^:]*: (.*)\n?$/.exec(stderr);
+  return match?.[1];
+}
+
+/**
+ * SIGTERM to the whole group, then SIGKILL once the grace has passed while any member remains.
+ * SIGCONT goes with SIGTERM so a stopped process can act on it, and doubles as the liveness
+ * probe: sending it to an empty group fails with ESRCH.
+ */
+export async function terminateGroup(
+  group: number,
+  graceMs: number,
+  leaderExited: Promise<unknown>,
+) {
+  if (!signalGroup(group, "SIGTERM")) return;
+  signalGroup(group, "SIGCONT");
+  let leaderGone = false;
+  leaderExited.then(() => leaderGone = true, () => leaderGone = true);
+  const deadline = performance.now() + graceMs;
+  while (performance.now() < deadline) {
+    await delay(Math.min(GROUP_POLL_MS, Math.max(0, deadline - performance.now()))).promise;
+    // Members other than the leader may be zombies until reparented and reaped; once the
+    // leader is gone, the group answering the probe still means "maybe alive", so keep polling.
+    if (leaderGone && !signalGroup(group, "SIGCONT")) return;
+  }
+  signalGroup(group, "SIGKILL");
+}
+
+/** Whether the signal reached at least one member of the group. */
+export function signalGroup(group: number, signal: Deno.Signal): boolean {
+  try {
+    Deno.kill(-group, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
+  let id: ReturnType<typeof setTimeout> | undefined;
+  let resolveNow: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    resolveNow = resolve;
+    id = setTimeout(resolve, ms);
+  });
+  return {
+    promise,
+    cancel: () => {
+      clearTimeout(id);
+      resolveNow();
+    },
+  };
+}
