@@ -81,6 +81,8 @@ export class GroupStdioTransport implements Transport {
     const stderrDone = this.#keepStderrTail(child.stderr);
     this.#closed = (async () => {
       const status = await child.status;
+      // Closes our end of its stdin: nothing more can be written to a process that is gone.
+      await this.#writer?.abort().catch(() => {});
       // The pipes may outlive the leader (a grandchild holds them); end the group first.
       await terminateGroup(child.pid, this.launch.killGraceMs, Promise.resolve());
       // A process that left the group may still hold the pipes: wait for them, but not forever.
@@ -92,7 +94,6 @@ export class GroupStdioTransport implements Transport {
         signal: status.signal,
         execFailure: setsidExecFailure(status.code, this.#stderrTail),
       };
-      this.#writer?.releaseLock();
       this.onclose?.();
     })();
     return Promise.resolve();
@@ -112,7 +113,8 @@ export class GroupStdioTransport implements Transport {
     this.#closing = true;
     if (!child || wasClosing) return await this.#closed;
     // Closing stdin is the polite request (the MCP spec's first step); the group signal follows.
-    await this.#writer?.close().catch(() => {});
+    // Aborted, not closed: a close would wait for writes a stuck server never reads.
+    await this.#writer?.abort().catch(() => {});
     await terminateGroup(child.pid, this.launch.killGraceMs, child.status);
     await this.#closed;
   }

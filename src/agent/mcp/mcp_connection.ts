@@ -9,6 +9,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import {
   type CallToolResult,
   Client,
+  SdkHttpError,
   StreamableHTTPClientTransport,
   type Tool,
   type Transport,
@@ -273,6 +274,10 @@ export class McpConnection {
         return `cannot run "${this.#command()}": ${transport.exit.execFailure}`;
       }
       return `it exited before it was ready${this.#exitDetails()}`;
+    }
+    if (error instanceof SdkHttpError) {
+      const status = `HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`;
+      return `${status} from ${this.#command()}: ${error.message}`;
     }
     return errorMessage(error);
   }
