@@ -28,8 +28,6 @@ export interface McpConnectionOptions {
   readonly killGraceMs: number;
   readonly clientVersion: string;
   readonly log: (line: string) => void;
-  /** The server's tool list changed (it said so, and the new list has been read). */
-  readonly onToolsChanged: () => void;
   /** The server went away while the session used it; the message says why. */
   readonly onLost: (message: string) => void;
 }
@@ -63,6 +61,8 @@ export class McpConnection {
   #client: Client | undefined;
   #transport: Transport | undefined;
   #tools: readonly McpTool[] = [];
+  #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
 
   constructor(private readonly spec: McpServer, private readonly options: McpConnectionOptions) {
     this.name = spec.name;
@@ -86,10 +86,9 @@ export class McpConnection {
     const transport = this.#openTransport();
     if (!transport.ok) return this.#fail(transport.message);
     this.#transport = transport.value;
-    const client = new Client({ name: "llama-agent", version: this.options.clientVersion }, {
-      listChanged: { tools: { onChanged: (error, tools) => this.#toolsChanged(error, tools) } },
-    });
+    const client = new Client({ name: "llama-agent", version: this.options.clientVersion });
     this.#client = client;
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refreshTools());
     client.onerror = (error) => this.options.log(`MCP server "${this.name}": ${error.message}`);
     client.onclose = () => this.#closedUnderUs();
     const timeoutMs = this.options.startTimeoutMs;
@@ -138,6 +137,9 @@ export class McpConnection {
         { name: tool.toolName, arguments: input as Record<string, unknown> },
         { signal, timeout: timeoutMs },
       );
+      // A server announces a new tool before its call answers (one ordered stream): the re-read
+      // list is in before the model generates again, so it can call the new tool at once.
+      if (this.#refreshing) await withTimeout(this.#refreshing, REFRESH_WAIT_MS).catch(() => {});
       return { kind: "result", result: result as CallToolResult };
     } catch (error) {
       if (signal.aborted) {
@@ -244,17 +246,32 @@ export class McpConnection {
     }));
   }
 
-  #toolsChanged(error: Error | null, tools: Tool[] | null): void {
-    if (this.#status.kind !== "ready") return;
-    if (error || !tools) {
-      this.options.log(
-        `MCP server "${this.name}": cannot read its changed tool list: ${error?.message}`,
-      );
+  /** Re-reads the tool list; notifications that come during a read are folded into one more. */
+  #refreshTools(): void {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
       return;
     }
-    this.#tools = this.#offered(tools);
-    this.options.log(`MCP server "${this.name}": its tools changed (${tools.length} now)`);
-    this.options.onToolsChanged();
+    const read = async () => {
+      do {
+        this.#refreshAgain = false;
+        const client = this.#client;
+        if (!client || this.#status.kind !== "ready") return;
+        try {
+          const { tools } = await client.listTools(undefined, {
+            timeout: this.options.startTimeoutMs,
+          });
+          if (this.#statusNow().kind !== "ready") return;
+          this.#tools = this.#offered(tools);
+          this.options.log(`MCP server "${this.name}": its tools changed (${tools.length} now)`);
+        } catch (error) {
+          this.options.log(
+            `MCP server "${this.name}": cannot read its changed tool list: ${errorMessage(error)}`,
+          );
+        }
+      } while (this.#refreshAgain);
+    };
+    this.#refreshing = read().finally(() => (this.#refreshing = undefined));
   }
 
   /** The transport closed without us closing it: the server exited or the connection broke. */
@@ -309,6 +326,9 @@ export class McpConnection {
     return this.#status;
   }
 }
+
+/** How long a call's answer waits for a tool list the server announced as changed. */
+const REFRESH_WAIT_MS = 2_000;
 
 /** How long a failed call waits to learn whether its server exited (to say so). */
 const LOSS_NOTICE_MS = 200;

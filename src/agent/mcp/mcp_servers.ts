@@ -17,7 +17,7 @@ import {
 import { normalizedNamePart, serverPartOf } from "./mcp_tool_name.ts";
 import { mcpToolExecution } from "./mcp_tool_result.ts";
 
-export type McpServersOptions = Omit<McpConnectionOptions, "onToolsChanged" | "onLost">;
+export type McpServersOptions = Omit<McpConnectionOptions, "onLost">;
 
 /** What a tool name the model emitted refers to. */
 export type McpLookup =
@@ -52,7 +52,6 @@ export class McpServers {
       seen.add(key);
       const connection = new McpConnection(spec, {
         ...options,
-        onToolsChanged: () => {},
         onLost: (message) => this.#report(message),
       });
       this.#connections.push(connection);
