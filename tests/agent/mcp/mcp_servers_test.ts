@@ -56,7 +56,7 @@ function marker(): string {
 }
 
 Deno.test("a server's tools are offered as mcp__<server>__<tool> with their JSON schemas", async () => {
-  await withServers([stdioFixture()], async (servers) => {
+  await withServers([stdioFixture()], (servers) => {
     const definitions = servers.definitions();
     assertEquals(definitions.map((d) => d.name), [
       "mcp__fixture__echo",
@@ -68,6 +68,7 @@ Deno.test("a server's tools are offered as mcp__<server>__<tool> with their JSON
     const echo = definitions[0]!;
     assertEquals(echo.description, "Echoes the text back");
     assertEquals((echo.inputSchema as { required?: string[] }).required, ["text"]);
+    return Promise.resolve();
   });
 });
 
