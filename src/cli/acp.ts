@@ -27,6 +27,10 @@ import {
   parseModelSource,
 } from "../model/model_source.ts";
 import { errorMessage } from "../error.ts";
+import {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+} from "../agent/mcp/mcp_servers.ts";
 import { VERSION } from "../version.ts";
 
 const HOOK_KILL_GRACE_MS = 250;
@@ -38,7 +42,9 @@ const spec: CommandSpec = {
     "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
     "Without --model, a small instruct model is fetched once into the user's cache:\n" +
     `  ${DEFAULT_MODEL_URI}\n` +
-    "Offline, pass --model PATH to a local GGUF file.",
+    "Offline, pass --model PATH to a local GGUF file.\n" +
+    "The MCP servers a client passes in session/new (stdio and Streamable HTTP) are started\n" +
+    "with the session; their tools are offered as mcp__<server>__<tool>.",
   flags: [
     {
       name: "model",
@@ -86,6 +92,22 @@ const spec: CommandSpec = {
       description:
         `Tool rounds per prompt before the turn ends with max_turn_requests (default: ${DEFAULT_MAX_TOOL_ROUNDS})`,
     },
+    {
+      name: "mcp-start-timeout",
+      type: "string",
+      valueName: "SECONDS",
+      description: `How long an MCP server may take to start and list its tools (default: ${
+        DEFAULT_MCP_START_TIMEOUT_MS / 1000
+      })`,
+    },
+    {
+      name: "mcp-call-timeout",
+      type: "string",
+      valueName: "SECONDS",
+      description: `How long one MCP tool call may take (default: ${
+        DEFAULT_MCP_CALL_TIMEOUT_MS / 1000
+      })`,
+    },
   ],
   positionals: [],
   examples: [
@@ -104,7 +126,15 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const flags = parsed.value.flags;
   const text = (name: string) => (typeof flags[name] === "string" ? flags[name] : undefined);
   const numbers: Record<string, number | undefined> = {};
-  for (const name of ["ctx-size", "threads", "max-tool-rounds"]) {
+  for (
+    const name of [
+      "ctx-size",
+      "threads",
+      "max-tool-rounds",
+      "mcp-start-timeout",
+      "mcp-call-timeout",
+    ]
+  ) {
     const value = text(name);
     if (value === undefined) continue;
     if (!/^[1-9][0-9]*$/.test(value)) {
@@ -163,6 +193,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    mcp: {
+      startTimeoutMs: seconds(numbers["mcp-start-timeout"]),
+      callTimeoutMs: seconds(numbers["mcp-call-timeout"]),
+    },
     // prompt and agent hooks are answered by the session's own model, in contexts of their own.
     hookRunner: (roots) =>
       createHandlerRunner({
@@ -182,6 +216,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   await agent.shutdown();
   await models.dispose();
   return EXIT.ok;
+}
+
+function seconds(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : value * 1000;
 }
 
 export const acpCommand: CliCommand = { spec, run };

@@ -24,6 +24,8 @@ Deno.test("acp --help names every flag and the default model", async () => {
         "--permission-policy",
         "--rules",
         "--max-tool-rounds",
+        "--mcp-start-timeout",
+        "--mcp-call-timeout",
       ]
     ) {
       assertStringIncludes(help.stdout, flag);
@@ -41,6 +43,8 @@ Deno.test("acp rejects bad flags before speaking the protocol: exit 2, nothing o
     const cases: [string[], string][] = [
       [["--threads", "0"], "--threads must be a positive integer"],
       [["--ctx-size", "big"], "--ctx-size must be a positive integer"],
+      [["--mcp-start-timeout", "-1"], "--mcp-start-timeout must be a positive integer"],
+      [["--mcp-call-timeout", "1.5"], "--mcp-call-timeout must be a positive integer"],
       [["--gpu", "cuda"], 'does not accept "cuda"'],
       [["--permission-policy", "yolo"], 'does not accept "yolo"'],
       [["--model", "hf:not a repo"], "Invalid model"],
