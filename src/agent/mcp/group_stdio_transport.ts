@@ -111,7 +111,8 @@ export class GroupStdioTransport implements Transport {
     const child = this.#child;
     const wasClosing = this.#closing;
     this.#closing = true;
-    if (!child || wasClosing) return await this.#closed;
+    // A server that exited was reaped: its pid (and group id) may already be someone else's.
+    if (!child || wasClosing || this.#exit) return await this.#closed;
     // Closing stdin is the polite request (the MCP spec's first step); the group signal follows.
     // Aborted, not closed: a close would wait for writes a stuck server never reads.
     await this.#writer?.abort().catch(() => {});

@@ -9,6 +9,8 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import {
   type CallToolResult,
   Client,
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Tool,
@@ -147,14 +149,16 @@ export class McpConnection {
       }
       // The connection may learn of the crash a moment after the call does.
       const transport = this.#transport;
-      if (transport instanceof GroupStdioTransport && !transport.exit) {
-        await withTimeout(transport.ended(), LOSS_NOTICE_MS).catch(() => {});
+      if (connectionBroke(error) && transport instanceof GroupStdioTransport && !transport.exit) {
+        // The call learns of a crash before the process is reaped: wait for the exit (bounded by
+        // the kill grace, since we end the group) to say why the server went.
+        await withTimeout(transport.ended(), this.options.killGraceMs).catch(() => {});
       }
       const status = this.#statusNow();
       if (status.kind === "lost") {
         return { kind: "failed", message: status.message, interrupted: false };
       }
-      const message = /timed? ?out/i.test(errorMessage(error))
+      const message = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
         ? `MCP server "${this.name}" did not answer ${tool.name} within ${seconds(timeoutMs)}`
         : `MCP server "${this.name}" could not run ${tool.name}: ${errorMessage(error)}`;
       return { kind: "failed", message, interrupted: false };
@@ -330,8 +334,11 @@ export class McpConnection {
 /** How long a call's answer waits for a tool list the server announced as changed. */
 const REFRESH_WAIT_MS = 2_000;
 
-/** How long a failed call waits to learn whether its server exited (to say so). */
-const LOSS_NOTICE_MS = 200;
+function connectionBroke(error: unknown): boolean {
+  if (!(error instanceof SdkError)) return false;
+  return [SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed, SdkErrorCode.NotConnected]
+    .includes(error.code);
+}
 
 class StartTimeout extends Error {}
 
