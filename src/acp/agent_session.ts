@@ -178,7 +178,7 @@ export class AgentSession {
     this.#closed = true;
     // Its servers end with it, process groups and all; each is bounded by its kill grace.
     await this.mcp.close();
-    await this.transcript.flush();
+    await this.transcript.close();
     const opened = this.#modelSession;
     this.#modelSession = undefined;
     // A context still being opened (the model may be downloading) is freed when it arrives:

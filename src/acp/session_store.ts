@@ -45,6 +45,8 @@ export class SessionStore {
   async create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
+    // Hooks first: nothing below can fail and leave the open transcript behind.
+    const hooks = await this.#openHooks(id, cwd, roots, () => session.mode);
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
     transcript.append({
       type: "session",
@@ -61,7 +63,7 @@ export class SessionStore {
       conversation: [],
       transcript,
       roots,
-      hooks: await this.#openHooks(id, cwd, roots, () => session.mode),
+      hooks,
       mcp: this.#startMcpServers(place, cwd),
       client,
       log: this.config.log,
@@ -129,6 +131,7 @@ export class SessionStore {
     }
     if (live) return { session: live, replay };
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
+    const hooks = await this.#openHooks(sessionId, cwd, roots, () => session.mode);
     const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
@@ -137,7 +140,7 @@ export class SessionStore {
       conversation: conversationFromTranscript(read.transcript.records),
       transcript: await TranscriptWriter.open(path, this.config.log),
       roots,
-      hooks: await this.#openHooks(sessionId, cwd, roots, () => session.mode),
+      hooks,
       mcp: this.#startMcpServers(place, cwd),
       client,
       log: this.config.log,

@@ -28,6 +28,7 @@ Deno.test("the transcript file exists as soon as it is opened, before any record
   await withTempDir(async (dir) => {
     const writer = await TranscriptWriter.open(`${dir}/a/b/raw.jsonl`, () => {});
     assertEquals((await Deno.stat(writer.path)).size, 0);
+    await writer.close();
   });
 });
 
@@ -43,25 +44,34 @@ Deno.test("records appended in a burst reach the file in order, one JSON object 
     }
     await writer.flush();
     const lines = (await Deno.readTextFile(writer.path)).trimEnd().split("\n");
+    await writer.close();
     assertEquals(lines.length, 201);
     const texts = lines.slice(1).map((l) => JSON.parse(l).update.content.text);
     assertEquals(texts, Array.from({ length: 200 }, (_, i) => `${i} `));
   });
 });
 
-Deno.test("a write failure is reported once and the session goes on", async () => {
+Deno.test("a write failure (a full disk) is reported once and the session goes on", async () => {
+  const logged: string[] = [];
+  // Every write to /dev/full fails with ENOSPC, as on a disk that has filled up.
+  const writer = await TranscriptWriter.open("/dev/full", (l) => logged.push(l));
+  writer.append(session);
+  await writer.flush();
+  writer.append(session);
+  await writer.close();
+  assertEquals(logged.length, 1);
+  assertStringIncludes(logged[0]!, `Cannot write the transcript "/dev/full"`);
+});
+
+Deno.test("records appended after close are dropped, and close writes what was pending", async () => {
   await withTempDir(async (dir) => {
-    const logged: string[] = [];
-    const writer = await TranscriptWriter.open(`${dir}/raw.jsonl`, (l) => logged.push(l));
-    await Deno.remove(dir, { recursive: true });
-    await Deno.mkdir(dir);
-    await Deno.mkdir(`${dir}/raw.jsonl`); // a directory where the file was: appends fail
+    const writer = await TranscriptWriter.open(`${dir}/raw.jsonl`, () => {});
+    writer.append(session);
+    await writer.close();
     writer.append(session);
     await writer.flush();
-    writer.append(session);
-    await writer.flush();
-    assertEquals(logged.length, 1);
-    assertStringIncludes(logged[0]!, `Cannot write the transcript "${dir}/raw.jsonl"`);
+    const lines = (await Deno.readTextFile(writer.path)).trimEnd().split("\n");
+    assertEquals(lines.length, 1);
   });
 });
 
