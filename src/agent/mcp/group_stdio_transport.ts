@@ -35,6 +35,7 @@ export interface ServerExit {
 
 const STDERR_TAIL_CHARS = 4000;
 const PIPE_DRAIN_MS = 500;
+const ENCODER = new TextEncoder();
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -103,7 +104,7 @@ export class GroupStdioTransport implements Transport {
     if (!this.#writer || this.#exit || this.#closing) {
       throw new Error("The MCP server is not running");
     }
-    await this.#writer.write(new TextEncoder().encode(serializeMessage(message)));
+    await this.#writer.write(ENCODER.encode(serializeMessage(message)));
   }
 
   /** Ends the server's whole process group: SIGTERM, then SIGKILL after the grace. */
