@@ -4,6 +4,7 @@
  */
 import { runCli } from "./src/cli/run_cli.ts";
 import { describePermissionError } from "./src/cli/permission_error.ts";
+import { homeAccessProblem } from "./src/cli/home_access.ts";
 import type { CliIo } from "./src/cli/command_spec.ts";
 
 const encoder = new TextEncoder();
@@ -37,6 +38,11 @@ const io: CliIo = {
   },
 };
 
+/** `--help` and `--version` need no files. */
+function wantsInfoOnly(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "--help" || arg === "-h" || arg === "--version");
+}
+
 function writeAll(stream: typeof Deno.stdout, text: string): void {
   const bytes = encoder.encode(text);
   let written = 0;
@@ -44,8 +50,12 @@ function writeAll(stream: typeof Deno.stdout, text: string): void {
 }
 
 let code: number;
+const homeProblem = wantsInfoOnly(Deno.args) ? undefined : homeAccessProblem(Deno.env.get("HOME"));
 try {
-  code = await runCli(Deno.args, io);
+  if (homeProblem !== undefined) {
+    io.stderr(`llama-agent: ${homeProblem}\n`);
+    code = 1;
+  } else code = await runCli(Deno.args, io);
 } catch (error) {
   const permission = describePermissionError(error, Deno.env.get("LLAMA_AGENT_LAUNCH_DIR"));
   if (permission !== undefined) {

@@ -1,0 +1,149 @@
+/**
+ * `deno compile` cannot run on the machines these tests run on (it downloads its runtime from the
+ * Deno release server), so the compile command is kept right here: its exact arguments, the
+ * native files it includes, and the grant it bakes in; everything the binary does is tested
+ * through `bin/llama-agent`, which runs the same `main.ts` with the same permission set.
+ */
+import { assetName, COMPILE_TARGETS, compileArgs, hostTarget } from "../../tools/compile.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { REPO_ROOT } from "../helpers/run_cli.ts";
+import { homeAccessProblem } from "../../src/cli/home_access.ts";
+
+const DENO = `${REPO_ROOT}/node_modules/deno/deno`;
+
+Deno.test("the linux-x64 binary is compiled with bin/llama-agent's grant and its llama binaries", () => {
+  const linux = COMPILE_TARGETS.find((t) => t.name === "linux-x64")!;
+  assertEquals(compileArgs(linux), [
+    "compile",
+    "--no-prompt",
+    "--target",
+    "x86_64-unknown-linux-gnu",
+    "--allow-read=.,/home,/root,/lib,/lib64,/usr/lib,/usr/lib64",
+    "--allow-write=.,/home,/root",
+    "--allow-run",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-ffi",
+    "--allow-net",
+    "--include",
+    "node_modules/@node-llama-cpp/linux-x64",
+    "--output",
+    "dist/llama-agent-linux-x64",
+    "main.ts",
+  ]);
+});
+
+Deno.test("every target has its Deno triple, asset name and home directories", () => {
+  assertEquals(
+    COMPILE_TARGETS.map((t) => [t.name, t.denoTarget, assetName(t), t.homeBases.join(",")]),
+    [
+      ["linux-x64", "x86_64-unknown-linux-gnu", "llama-agent-linux-x64", "/home,/root"],
+      ["linux-arm64", "aarch64-unknown-linux-gnu", "llama-agent-linux-arm64", "/home,/root"],
+      ["darwin-x64", "x86_64-apple-darwin", "llama-agent-darwin-x64", "/Users"],
+      ["darwin-arm64", "aarch64-apple-darwin", "llama-agent-darwin-arm64", "/Users"],
+      ["windows-x64", "x86_64-pc-windows-msvc", "llama-agent-windows-x64.exe", "C:\\Users"],
+    ],
+  );
+  for (const target of COMPILE_TARGETS) {
+    const args = compileArgs(target);
+    // Nothing is writable that is not also readable, and no system directory is writable.
+    const write = args.find((a) => a.startsWith("--allow-write="))!.split("=")[1]!.split(",");
+    const read = args.find((a) => a.startsWith("--allow-read="))!.split("=")[1]!.split(",");
+    assert(write.every((dir) => read.includes(dir)), `${target.name}: writes ⊆ reads`);
+    assert(write.every((dir) => !target.systemLibraryDirs.includes(dir)), target.name);
+    assertEquals(args.filter((a) => a === "--include").length, 1, target.name);
+    assertEquals(args.at(-1), "main.ts");
+  }
+});
+
+Deno.test("each target includes a node-llama-cpp platform package of the pinned version", async () => {
+  const llama = JSON.parse(
+    await Deno.readTextFile(`${REPO_ROOT}/node_modules/node-llama-cpp/package.json`),
+  );
+  for (const target of COMPILE_TARGETS) {
+    assertEquals(
+      llama.optionalDependencies[target.llamaPackage],
+      llama.version,
+      `${target.llamaPackage} is a platform package of node-llama-cpp ${llama.version}`,
+    );
+  }
+});
+
+Deno.test("the host's included directory holds the native llama.cpp binding it loads", async () => {
+  const host = hostTarget();
+  assert(host !== undefined, "these tests run on a target we build");
+  const dir = `${REPO_ROOT}/node_modules/${host.llamaPackage}/bins`;
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isDirectory) continue;
+    for await (const file of Deno.readDir(`${dir}/${entry.name}`)) files.push(file.name);
+  }
+  assert(files.includes("llama-addon.node"), `llama-addon.node in ${dir}: ${files.join(", ")}`);
+});
+
+Deno.test("deno task compile --dry-run prints the host's command; an unknown target exits 2", async () => {
+  const run = async (...args: string[]) => {
+    const output = await new Deno.Command(DENO, {
+      args: ["task", "compile", ...args],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+  };
+  const dry = await run("--dry-run");
+  assertEquals(dry.code, 0, dry.stderr);
+  assertStringIncludes(dry.stderr, `deno ${compileArgs(hostTarget()!).join(" ")}`);
+  const all = await run("--all", "--dry-run");
+  assertEquals(all.stderr.split("\n").filter((l) => l.startsWith("deno compile")).length, 5);
+  const bad = await run("--target", "sparc");
+  assertEquals(bad.code, 2);
+  assertStringIncludes(bad.stderr, 'unknown target "sparc"');
+});
+
+Deno.test("a $HOME outside the baked grant is refused at start, saying what to do", () => {
+  const grant = (path: string) => path.startsWith("/home/");
+  const query = (d: Deno.PermissionDescriptor) =>
+    "path" in d && typeof d.path === "string" && grant(d.path) ? "granted" : "prompt";
+  assertEquals(homeAccessProblem("/home/ada", query), undefined);
+  const problem = homeAccessProblem("/srv/users/ada", query);
+  assertStringIncludes(problem ?? "", 'cannot read and write your home directory "/srv/users/ada"');
+  assertStringIncludes(problem ?? "", "Set HOME");
+});
+
+Deno.test("main.ts under the compiled binary's grant refuses a $HOME outside it, but answers --version", async () => {
+  const cwd = await Deno.makeTempDir();
+  try {
+    const run = (...args: string[]) =>
+      new Deno.Command(DENO, {
+        args: [
+          "run",
+          "--config",
+          `${REPO_ROOT}/deno.json`,
+          `--allow-read=.,${REPO_ROOT}`,
+          "--allow-write=.",
+          "--allow-env",
+          "--allow-run",
+          "--allow-sys",
+          "--allow-ffi",
+          `${REPO_ROOT}/main.ts`,
+          ...args,
+        ],
+        cwd,
+        env: { HOME: "/nonexistent/elsewhere", NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const refused = await run("hooks", "list");
+    assertEquals(refused.code, 1);
+    assertStringIncludes(
+      new TextDecoder().decode(refused.stderr),
+      'llama-agent: cannot read and write your home directory "/nonexistent/elsewhere"',
+    );
+    const version = await run("--version");
+    assertEquals(version.code, 0);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

@@ -1,0 +1,156 @@
+/**
+ * Builds the single-file `llama-agent` binary for one target, or prints the command line
+ * (`deno task compile [--target NAME|--all] [--dry-run]`; the host's target by default).
+ *
+ * The binary gets the permission set of `bin/llama-agent`, baked in, with one difference forced by
+ * `deno compile`: permission paths are fixed strings, read when the binary starts. A relative
+ * path works (`.` is the launch directory, resolved at start), but the user's `$HOME` is unknown
+ * at compile time and a process cannot narrow its own grant later. So the binary may read and
+ * write the launch directory and the directory that holds users' homes on its OS (`/home` and
+ * `/root` on Linux, `/Users` on macOS, `C:\Users` on Windows): the operating system's own file
+ * permissions keep it out of other users' homes, and the agent's tools are confined in code to
+ * the launch directory and `$HOME` exactly, as under `bin/llama-agent`. A `$HOME` outside those
+ * directories is refused at start with a message saying what to do.
+ *
+ * node-llama-cpp's native files for the target come from its platform package, which must be in
+ * node_modules: `npm install` brings only the host's; the release workflow adds the others with
+ * `npm install --no-save --force <package>@<version>`.
+ */
+import { fileURLToPath } from "node:url";
+
+export interface CompileTarget {
+  /** Our name for it, used in release asset names. */
+  readonly name: string;
+  /** `deno compile --target`. */
+  readonly denoTarget: string;
+  /** node-llama-cpp's prebuilt binaries for the target. */
+  readonly llamaPackage: string;
+  /** Where users' home directories live: the baked read/write grant beside the launch directory. */
+  readonly homeBases: readonly string[];
+  /** Read-only: the system library directories node-llama-cpp inspects (glibc detection). */
+  readonly systemLibraryDirs: readonly string[];
+}
+
+const LINUX_LIBRARY_DIRS = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"];
+
+export const COMPILE_TARGETS: readonly CompileTarget[] = [
+  {
+    name: "linux-x64",
+    denoTarget: "x86_64-unknown-linux-gnu",
+    llamaPackage: "@node-llama-cpp/linux-x64",
+    homeBases: ["/home", "/root"],
+    systemLibraryDirs: LINUX_LIBRARY_DIRS,
+  },
+  {
+    name: "linux-arm64",
+    denoTarget: "aarch64-unknown-linux-gnu",
+    llamaPackage: "@node-llama-cpp/linux-arm64",
+    homeBases: ["/home", "/root"],
+    systemLibraryDirs: LINUX_LIBRARY_DIRS,
+  },
+  {
+    name: "darwin-x64",
+    denoTarget: "x86_64-apple-darwin",
+    llamaPackage: "@node-llama-cpp/mac-x64",
+    homeBases: ["/Users"],
+    systemLibraryDirs: [],
+  },
+  {
+    name: "darwin-arm64",
+    denoTarget: "aarch64-apple-darwin",
+    llamaPackage: "@node-llama-cpp/mac-arm64-metal",
+    homeBases: ["/Users"],
+    systemLibraryDirs: [],
+  },
+  {
+    name: "windows-x64",
+    denoTarget: "x86_64-pc-windows-msvc",
+    llamaPackage: "@node-llama-cpp/win-x64",
+    homeBases: ["C:\\Users"],
+    systemLibraryDirs: [],
+  },
+];
+
+/** The release asset's file name: `llama-agent-<target>`, `.exe` on Windows. */
+export function assetName(target: CompileTarget): string {
+  return `llama-agent-${target.name}${target.name.startsWith("windows") ? ".exe" : ""}`;
+}
+
+/** The arguments of `deno` that build the target's binary, run from the repository root. */
+export function compileArgs(target: CompileTarget): string[] {
+  const readWrite = [".", ...target.homeBases];
+  return [
+    "compile",
+    "--no-prompt",
+    "--target",
+    target.denoTarget,
+    `--allow-read=${[...readWrite, ...target.systemLibraryDirs].join(",")}`,
+    `--allow-write=${readWrite.join(",")}`,
+    "--allow-run",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-ffi",
+    "--allow-net",
+    "--include",
+    `node_modules/${target.llamaPackage}`,
+    "--output",
+    `dist/${assetName(target)}`,
+    "main.ts",
+  ];
+}
+
+/** The target of the machine this runs on, if it is one we build. */
+export function hostTarget(): CompileTarget | undefined {
+  const os = { linux: "linux", darwin: "darwin", windows: "windows" }[Deno.build.os as string];
+  const arch = { x86_64: "x64", aarch64: "arm64" }[Deno.build.arch as string];
+  return COMPILE_TARGETS.find((t) => t.name === `${os}-${arch}`);
+}
+
+function usage(message: string): never {
+  console.error(`compile: ${message}`);
+  console.error(
+    `usage: deno task compile [--target ${COMPILE_TARGETS.map((t) => t.name).join("|")}|--all] ` +
+      "[--dry-run]",
+  );
+  Deno.exit(2);
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const dryRun = args.includes("--dry-run");
+  const rest = args.filter((a) => a !== "--dry-run");
+  let targets: readonly CompileTarget[];
+  if (rest[0] === "--all" && rest.length === 1) targets = COMPILE_TARGETS;
+  else if (rest[0] === "--target" && rest.length === 2) {
+    const target = COMPILE_TARGETS.find((t) => t.name === rest[1]);
+    if (!target) usage(`unknown target "${rest[1]}"`);
+    targets = [target];
+  } else if (rest.length === 0) {
+    const host = hostTarget();
+    if (!host) usage(`no prebuilt target for ${Deno.build.os}-${Deno.build.arch}: pass --target`);
+    targets = [host];
+  } else usage(`unexpected arguments: ${rest.join(" ")}`);
+
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  for (const target of targets) {
+    const args = compileArgs(target);
+    console.error(`deno ${args.join(" ")}`);
+    if (dryRun) continue;
+    const installed = await Deno.stat(`${root}/node_modules/${target.llamaPackage}`)
+      .then(() => true, () => false);
+    if (!installed) {
+      const { version } = JSON.parse(
+        await Deno.readTextFile(`${root}/node_modules/node-llama-cpp/package.json`),
+      );
+      console.error(
+        `compile: ${target.llamaPackage} is not installed; add it with\n` +
+          `  npm install --no-save --force ${target.llamaPackage}@${version}`,
+      );
+      return 1;
+    }
+    const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
