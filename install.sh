@@ -1,0 +1,106 @@
+#!/bin/sh
+# Installs the prebuilt llama-agent binary for this machine from a GitHub release: downloads it,
+# checks it against the release's SHA256SUMS, and puts it in ~/.local/bin (or --dir).
+#
+#   curl -fsSL https://github.com/llama-agent/llama-agent/releases/latest/download/install.sh | sh
+#   sh install.sh [--dir DIR] [--version vX.Y.Z]
+#
+# Environment: LLAMA_AGENT_RELEASE_URL, the directory the assets are downloaded from (default:
+# the GitHub release of --version, or the latest one); LLAMA_AGENT_REPO (default
+# llama-agent/llama-agent).
+#
+# Exit codes: 0 installed, 2 bad usage, 3 no prebuilt binary for this platform, 4 a download
+# failed, 5 the checksum does not match (nothing is installed).
+set -eu
+
+repo=${LLAMA_AGENT_REPO:-llama-agent/llama-agent}
+dir="$HOME/.local/bin"
+version=""
+
+say() { printf 'llama-agent install: %s\n' "$*" >&2; }
+die() { code=$1; shift; say "$*"; exit "$code"; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dir) [ $# -ge 2 ] || die 2 "--dir needs a directory"; dir=$2; shift 2 ;;
+    --version) [ $# -ge 2 ] || die 2 "--version needs a tag, e.g. v0.1.0"; version=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die 2 "unknown argument \"$1\" (see --help)" ;;
+  esac
+done
+
+os=$(uname -s)
+arch=$(uname -m)
+case $os in
+  Linux) os=linux ;;
+  Darwin) os=darwin ;;
+  MINGW*|MSYS*|CYGWIN*) os=windows ;;
+  *) os="unknown:$os" ;;
+esac
+case $arch in
+  x86_64|amd64) arch=x64 ;;
+  aarch64|arm64) arch=arm64 ;;
+  *) arch="unknown:$arch" ;;
+esac
+case "$os-$arch" in
+  linux-x64|linux-arm64|darwin-x64|darwin-arm64) asset="llama-agent-$os-$arch" ;;
+  windows-x64) asset="llama-agent-windows-x64.exe" ;;
+  *) die 3 "no prebuilt binary for $(uname -s) $(uname -m): there are binaries for linux-x64," \
+    "linux-arm64, darwin-x64, darwin-arm64 and windows-x64; elsewhere, install from source" \
+    "(git clone, then npm install; see the README)" ;;
+esac
+
+if [ -n "${LLAMA_AGENT_RELEASE_URL:-}" ]; then
+  base=$LLAMA_AGENT_RELEASE_URL
+elif [ -n "$version" ]; then
+  base="https://github.com/$repo/releases/download/$version"
+else
+  base="https://github.com/$repo/releases/latest/download"
+fi
+
+download() { # URL FILE
+  if command -v curl >/dev/null 2>&1; then
+    curl -fsSL --retry 2 -o "$2" "$1"
+  elif command -v wget >/dev/null 2>&1; then
+    wget -q -O "$2" "$1"
+  else
+    die 4 "neither curl nor wget is installed"
+  fi
+}
+
+sha256() { # FILE
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum "$1" | cut -d ' ' -f 1
+  elif command -v shasum >/dev/null 2>&1; then
+    shasum -a 256 "$1" | cut -d ' ' -f 1
+  else
+    die 5 "cannot check the download: neither sha256sum nor shasum is installed"
+  fi
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+say "downloading $asset from $base"
+download "$base/SHA256SUMS" "$work/SHA256SUMS" || die 4 "cannot download $base/SHA256SUMS"
+download "$base/$asset" "$work/$asset" || die 4 "cannot download $base/$asset"
+
+expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$work/SHA256SUMS")
+[ -n "$expected" ] || die 5 "SHA256SUMS has no line for $asset: not installing it"
+actual=$(sha256 "$work/$asset")
+if [ "$actual" != "$expected" ]; then
+  die 5 "checksum mismatch for $asset (expected $expected, got $actual): not installing it"
+fi
+
+mkdir -p "$dir" || die 2 "cannot create $dir"
+target="$dir/llama-agent"
+[ "$os" = windows ] && target="$target.exe"
+# Moved into place in one step, so a running llama-agent is never half overwritten.
+cp "$work/$asset" "$dir/.llama-agent.download.$$"
+chmod 755 "$dir/.llama-agent.download.$$"
+mv -f "$dir/.llama-agent.download.$$" "$target"
+say "installed $target"
+case ":${PATH:-}:" in
+  *":$dir:"*) ;;
+  *) say "$dir is not on your PATH: add it, e.g. export PATH=\"$dir:\$PATH\"" ;;
+esac
