@@ -1,6 +1,7 @@
 /**
  * Builds the single-file `llama-agent` binary for one target, or prints the command line
- * (`deno task compile [--target NAME|--all] [--dry-run]`; the host's target by default).
+ * (`deno task compile [--target NAME|--all] [--dry-run] [--fetch-native]`; the host's target by
+ * default).
  *
  * The binary gets the permission set of `bin/llama-agent`, baked in, with one difference forced by
  * `deno compile`: permission paths are fixed strings, read when the binary starts. A relative
@@ -13,8 +14,8 @@
  * directories is refused at start with a message saying what to do.
  *
  * node-llama-cpp's native files for the target come from its platform package, which must be in
- * node_modules: `npm install` brings only the host's; the release workflow adds the others with
- * `npm install --no-save --force <package>@<version>`.
+ * node_modules: `npm install` brings only the host's; `--fetch-native` adds a missing one with
+ * `npm install --no-save --force <package>@<node-llama-cpp's version>` (the release workflow).
  */
 import { fileURLToPath } from "node:url";
 
@@ -110,14 +111,15 @@ function usage(message: string): never {
   console.error(`compile: ${message}`);
   console.error(
     `usage: deno task compile [--target ${COMPILE_TARGETS.map((t) => t.name).join("|")}|--all] ` +
-      "[--dry-run]",
+      "[--dry-run] [--fetch-native]",
   );
   Deno.exit(2);
 }
 
 async function main(args: readonly string[]): Promise<number> {
   const dryRun = args.includes("--dry-run");
-  const rest = args.filter((a) => a !== "--dry-run");
+  const fetchNative = args.includes("--fetch-native");
+  const rest = args.filter((a) => a !== "--dry-run" && a !== "--fetch-native");
   let targets: readonly CompileTarget[];
   if (rest[0] === "--all" && rest.length === 1) targets = COMPILE_TARGETS;
   else if (rest[0] === "--target" && rest.length === 2) {
@@ -141,11 +143,19 @@ async function main(args: readonly string[]): Promise<number> {
       const { version } = JSON.parse(
         await Deno.readTextFile(`${root}/node_modules/node-llama-cpp/package.json`),
       );
-      console.error(
-        `compile: ${target.llamaPackage} is not installed; add it with\n` +
-          `  npm install --no-save --force ${target.llamaPackage}@${version}`,
-      );
-      return 1;
+      // --force: npm refuses a package for another OS or CPU without it.
+      const npmArgs = ["install", "--no-save", "--force", `${target.llamaPackage}@${version}`];
+      if (!fetchNative) {
+        console.error(
+          `compile: ${target.llamaPackage} is not installed; add it with\n  npm ${
+            npmArgs.join(" ")
+          }\n(or pass --fetch-native)`,
+        );
+        return 1;
+      }
+      console.error(`npm ${npmArgs.join(" ")}`);
+      const npm = await new Deno.Command("npm", { args: npmArgs, cwd: root }).spawn().status;
+      if (npm.code !== 0) return npm.code;
     }
     const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
     if (code !== 0) return code;

@@ -1,0 +1,35 @@
+/**
+ * The GitHub workflows cannot run here; what they must agree with can be checked: CI runs the same
+ * entry point as local CI, the release builds every compile target the way `deno task compile`
+ * does, and the action installs through install.sh.
+ */
+import { COMPILE_TARGETS } from "../../tools/compile.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { REPO_ROOT } from "../helpers/run_cli.ts";
+
+const read = (path: string) => Deno.readTextFile(`${REPO_ROOT}/${path}`);
+
+Deno.test("ci.yml runs .ci/run, the script local CI runs", async () => {
+  const ci = await read(".github/workflows/ci.yml");
+  assertStringIncludes(ci, "run: .ci/run");
+  assertStringIncludes(ci, "node-version: 20");
+});
+
+Deno.test("release.yml compiles every target, with its native files, and publishes SHA256SUMS", async () => {
+  const release = await read(".github/workflows/release.yml");
+  const matrix = /target: \[([^\]]+)\]/.exec(release)?.[1]?.split(",").map((t) => t.trim());
+  assertEquals(matrix, COMPILE_TARGETS.map((t) => t.name));
+  assertStringIncludes(
+    release,
+    "deno task compile --target ${{ matrix.target }} --fetch-native",
+  );
+  assertStringIncludes(release, "sha256sum llama-agent-* install.sh > SHA256SUMS");
+  assertStringIncludes(release, 'tags: ["v*"]');
+});
+
+Deno.test("the hooks test action installs with install.sh and runs hooks test", async () => {
+  const action = await read("action.yml");
+  assertStringIncludes(action, 'sh "${{ github.action_path }}/install.sh"');
+  assertStringIncludes(action, "llama-agent hooks test ${{ inputs.args }}");
+  assert((await Deno.stat(`${REPO_ROOT}/install.sh`)).mode! & 0o100, "install.sh is executable");
+});
