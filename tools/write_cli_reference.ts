@@ -1,0 +1,66 @@
+/**
+ * Keeps the README's CLI reference equal to what `--help` prints (`deno task docs`). Each
+ * command's help sits in the README between `<!-- cli-help: <command> -->` and
+ * `<!-- /cli-help -->`; this rewrites those blocks from the commands themselves, and a test fails
+ * when the committed README differs.
+ */
+import { fileURLToPath } from "node:url";
+import { runCli } from "../src/cli/run_cli.ts";
+import type { CliIo } from "../src/cli/command_spec.ts";
+
+export const README_PATH = fileURLToPath(new URL("../README.md", import.meta.url));
+
+/** Every command whose help the README shows, in the order it shows them. */
+export const DOCUMENTED_COMMANDS: readonly string[] = [
+  "llama-agent",
+  "llama-agent acp",
+  "llama-agent hooks",
+  "llama-agent hooks list",
+  "llama-agent hooks lint",
+  "llama-agent hooks run",
+  "llama-agent hooks test",
+];
+
+const BLOCK = /<!-- cli-help: ([a-z -]+) -->\n[\s\S]*?<!-- \/cli-help -->/g;
+
+/** What `<command> --help` prints (`command` starts with `llama-agent`). */
+export async function helpText(command: string): Promise<string> {
+  let out = "";
+  const io: CliIo = {
+    stdout: (text) => void (out += text),
+    stderr: () => {},
+    stdoutIsTty: false,
+    stderrIsTty: false,
+    env: () => undefined,
+    cwd: "/",
+    stdinStream: () => new ReadableStream(),
+    stdoutStream: () => new WritableStream(),
+    routeConsoleToStderr: () => Promise.resolve(),
+    onTermination: () => () => {},
+  };
+  const args = [...command.split(" ").slice(1), "--help"];
+  const code = await runCli(args, io);
+  if (code !== 0) throw new Error(`llama-agent ${args.join(" ")} exited ${code}`);
+  return out.trimEnd();
+}
+
+/** The README with every help block rewritten; throws on a block for an unknown command. */
+export async function withCurrentHelp(readme: string): Promise<string> {
+  const texts = new Map<string, string>();
+  for (const command of DOCUMENTED_COMMANDS) texts.set(command, await helpText(command));
+  return readme.replace(BLOCK, (_, command: string) => {
+    const text = texts.get(command);
+    if (text === undefined) throw new Error(`README shows help of an unknown command "${command}"`);
+    return `<!-- cli-help: ${command} -->\n\`\`\`text\n${text}\n\`\`\`\n<!-- /cli-help -->`;
+  });
+}
+
+/** The commands the README has a help block for, in order. */
+export function documentedIn(readme: string): string[] {
+  return [...readme.matchAll(BLOCK)].map((match) => match[1]!);
+}
+
+if (import.meta.main) {
+  const readme = await Deno.readTextFile(README_PATH);
+  await Deno.writeTextFile(README_PATH, await withCurrentHelp(readme));
+}
