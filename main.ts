@@ -30,7 +30,10 @@ const io: CliIo = {
     globalThis.console = stderrConsole;
   },
   onTermination(handler) {
-    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+    // SIGHUP too: an editor that goes away takes the agent's terminal with it.
+    const signals: Deno.Signal[] = Deno.build.os === "windows"
+      ? ["SIGINT"]
+      : ["SIGINT", "SIGTERM", "SIGHUP"];
     for (const signal of signals) Deno.addSignalListener(signal, handler);
     return () => {
       for (const signal of signals) Deno.removeSignalListener(signal, handler);

@@ -39,10 +39,17 @@ export class SessionStore {
    * gave the model: a session closed and loaded again keeps its starting context.
    */
   readonly #started = new Map<string, readonly string[]>();
+  /** Restores in flight, per id: a second load of the same session waits for the first. */
+  readonly #restoring = new Map<string, Promise<unknown>>();
+  #shuttingDown = false;
 
   constructor(private readonly config: AgentConfig) {}
 
-  async create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
+  create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
+    return this.#track(this.#create(place, client));
+  }
+
+  async #create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     // Hooks first: nothing below can fail and leave the open transcript behind.
@@ -68,7 +75,7 @@ export class SessionStore {
       client,
       log: this.config.log,
     });
-    this.#sessions.set(id, session);
+    await this.#keep(session);
     return session;
   }
 
@@ -115,6 +122,26 @@ export class SessionStore {
     place: SessionPlace,
     client: AgentContext,
   ): Promise<{ readonly session: AgentSession; readonly replay: readonly SessionUpdate[] }> {
+    // Two loads of one session at once would both build it (and start its MCP servers twice):
+    // the second waits, and then finds the first's session live.
+    const before = this.#restoring.get(sessionId);
+    const restoring = this.#track((async () => {
+      await before?.catch(() => {});
+      return await this.#restore(sessionId, place, client);
+    })());
+    this.#restoring.set(sessionId, restoring);
+    try {
+      return await restoring;
+    } finally {
+      if (this.#restoring.get(sessionId) === restoring) this.#restoring.delete(sessionId);
+    }
+  }
+
+  async #restore(
+    sessionId: string,
+    place: SessionPlace,
+    client: AgentContext,
+  ): Promise<{ readonly session: AgentSession; readonly replay: readonly SessionUpdate[] }> {
     const path = this.#transcriptPath(sessionId);
     const live = this.#sessions.get(sessionId);
     if (live) await live.transcript.flush();
@@ -146,7 +173,7 @@ export class SessionStore {
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(read.transcript.records),
     });
-    this.#sessions.set(sessionId, session);
+    await this.#keep(session);
     return { session, replay };
   }
 
@@ -182,10 +209,29 @@ export class SessionStore {
     await session.close();
   }
 
+  /** Sessions being made: closing everything waits for them (they close themselves). */
+  readonly #making = new Set<Promise<unknown>>();
+
+  #track<T>(making: Promise<T>): Promise<T> {
+    const settled = making.catch(() => {}).finally(() => this.#making.delete(settled));
+    this.#making.add(settled);
+    return making;
+  }
+
+  /** Registers a new session, unless the agent began shutting down while it was being made. */
+  async #keep(session: AgentSession): Promise<void> {
+    if (this.#shuttingDown) {
+      await session.close();
+      throw new Error("The agent is shutting down");
+    }
+    this.#sessions.set(session.id, session);
+  }
+
   async closeAll(): Promise<void> {
+    this.#shuttingDown = true;
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(sessions.map((s) => s.close()));
+    await Promise.all([...sessions.map((s) => s.close()), ...this.#making]);
   }
 
   #transcriptPath(sessionId: string): string {

@@ -27,6 +27,7 @@ import {
   parseModelSource,
 } from "../model/model_source.ts";
 import { errorMessage } from "../error.ts";
+import { MAX_TIMEOUT_MS } from "../hooks/command_runner.ts";
 import {
   DEFAULT_MCP_CALL_TIMEOUT_MS,
   DEFAULT_MCP_START_TIMEOUT_MS,
@@ -139,6 +140,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (value === undefined) continue;
     if (!/^[1-9][0-9]*$/.test(value)) {
       return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
+    }
+    if (name.endsWith("-timeout") && Number(value) * 1000 > MAX_TIMEOUT_MS) {
+      return fail(
+        io,
+        `--${name} must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds, got ${value}`,
+      ).exitCode;
     }
     numbers[name] = Number(value);
   }

@@ -23,6 +23,12 @@ const GROUP_POLL_MS = 20;
 let setsidProgram: string | null | undefined;
 const SETSID_CANDIDATES = ["/usr/bin/setsid", "/bin/setsid"];
 
+/** The setsid program spawns go through: a path, null for none (the `detached` fallback), or
+ * undefined before the first spawn. */
+export function setsidInUse(): string | null | undefined {
+  return setsidProgram;
+}
+
 export function spawnInOwnGroup(
   command: { program: string; args: readonly string[] },
   options: SpawnOptions,
@@ -52,7 +58,8 @@ export function spawnInOwnGroup(
       setsidProgram = setsid;
       return child;
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      // NotFound is also what a missing cwd gives: only a missing setsid means "no setsid".
+      if (!(error instanceof Deno.errors.NotFound) || exists(setsid)) throw error;
     }
   }
   setsidProgram = null;
@@ -118,4 +125,13 @@ export function delay(ms: number): { promise: Promise<void>; cancel: () => void 
       resolveNow();
     },
   };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -69,6 +69,7 @@ Deno.test("the model is offered each MCP tool by its mcp__ name, and a call runs
       "mcp__fixture__slow",
       "mcp__fixture__fail",
       "mcp__fixture__crash",
+      "mcp__fixture__big",
       "mcp__fixture__grow",
     ]);
     // The default mode asks before an MCP tool runs, and shows what would be sent.
@@ -347,5 +348,25 @@ Deno.test("initialize advertises MCP over HTTP", async () => {
       clientCapabilities: {},
     });
     assertEquals(response.agentCapabilities?.mcpCapabilities, { http: true, sse: false });
+  });
+});
+
+Deno.test("two loads of one session at once build it once: one set of servers, none left after close", async () => {
+  const marker = `mcp-load-${crypto.randomUUID()}`;
+  await withInMemoryAgent({
+    mcpServers: [stdioFixture({ args: ["--child", "--marker", marker] })],
+    model: steppedModel([reply("hi"), reply("again")]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/close", { sessionId });
+    const servers = [stdioFixture({ args: ["--child", "--marker", marker] })];
+    const load = () =>
+      t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: servers });
+    await Promise.all([load(), load()]);
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("hi") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals((await livingPidsMatching(marker)).length, 2, "one server and its child");
+    await t.agent.request("session/close", { sessionId });
+    assertEquals(await livingPidsMatching(marker), []);
   });
 });

@@ -45,6 +45,7 @@ Deno.test("acp rejects bad flags before speaking the protocol: exit 2, nothing o
       [["--ctx-size", "big"], "--ctx-size must be a positive integer"],
       [["--mcp-start-timeout", "-1"], "--mcp-start-timeout must be a positive integer"],
       [["--mcp-call-timeout", "1.5"], "--mcp-call-timeout must be a positive integer"],
+      [["--mcp-call-timeout", "3000000"], "--mcp-call-timeout must be at most 2147483 seconds"],
       [["--gpu", "cuda"], 'does not accept "cuda"'],
       [["--permission-policy", "yolo"], 'does not accept "yolo"'],
       [["--model", "hf:not a repo"], "Invalid model"],

@@ -6,7 +6,8 @@
  * - `slow {ms}` answers after `ms` milliseconds, or when the call is cancelled;
  * - `fail {message?}` answers with an error result (`isError: true`);
  * - `crash` exits the process in the middle of the call (code 7);
- * - `grow` adds a tool named `late` and says the tool list changed.
+ * - `grow` adds a tool named `late` and says the tool list changed;
+ * - `big {chars}` answers with a text of that many characters.
  *
  * Usage: `deno run --allow-all tests/mcp/fixture_server.ts [options]`
  *   --http                  serve Streamable HTTP on 127.0.0.1 (a free port); the first line on
@@ -15,6 +16,7 @@
  *   --child                 start a child shell first (`sleep 600; : <marker>`), in the same
  *                           process group, as servers started through a shell or npx do
  *   --log FILE              append each tool call to FILE as a JSON line `{"tool", "arguments"}`
+ *   --extra-tool NAME       also offer a tool of this name that answers its own name (repeatable)
  *   --hang                  never answer: start, then do nothing
  *   --exit-at-start         write a reason on stderr and exit with code 3 before answering
  *   --marker WORD           ignored; lets a test find this process by its command line
@@ -33,6 +35,7 @@ interface Options {
   exitAtStart: boolean;
   marker: string;
   log: string | undefined;
+  extraTools: string[];
 }
 
 function parseOptions(args: readonly string[]): Options {
@@ -44,6 +47,7 @@ function parseOptions(args: readonly string[]): Options {
     exitAtStart: false,
     marker: "",
     log: undefined,
+    extraTools: [],
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -53,6 +57,7 @@ function parseOptions(args: readonly string[]): Options {
     else if (arg === "--exit-at-start") options.exitAtStart = true;
     else if (arg === "--marker") options.marker = args[++i] ?? "";
     else if (arg === "--log") options.log = args[++i];
+    else if (arg === "--extra-tool") options.extraTools.push(args[++i] ?? "");
     else if (arg === "--require-header") {
       const [name, ...value] = (args[++i] ?? "").split(":");
       options.requiredHeader = [name ?? "", value.join(":")];
@@ -110,6 +115,19 @@ function fixtureServer(options: Options): McpServer {
     console.error("fixture: crashing on purpose");
     Deno.exit(7);
   });
+  server.registerTool("big", {
+    description: "Answers with a long text",
+    inputSchema: z.object({ chars: z.number() }),
+  }, ({ chars }) => ({ content: [{ type: "text", text: "x".repeat(chars) }] }));
+  for (const name of options.extraTools) {
+    server.registerTool(
+      name,
+      { description: `The tool ${name}`, inputSchema: z.object({}) },
+      () => ({
+        content: [{ type: "text", text: `ran ${name}` }],
+      }),
+    );
+  }
   server.registerTool("grow", {
     description: "Adds a tool named late",
     inputSchema: z.object({}),

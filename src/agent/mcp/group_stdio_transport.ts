@@ -23,6 +23,8 @@ export interface StdioServerLaunch {
   readonly cwd: string;
   /** Time between SIGTERM and SIGKILL of the group when the transport closes. */
   readonly killGraceMs: number;
+  /** The longest message the server may write, in characters (default 64 Mi); past it, the server is ended. */
+  readonly maxMessageBytes?: number;
 }
 
 /** How the server process ended, as far as it did. */
@@ -34,6 +36,7 @@ export interface ServerExit {
 }
 
 const STDERR_TAIL_CHARS = 4000;
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const PIPE_DRAIN_MS = 500;
 const ENCODER = new TextEncoder();
 
@@ -48,6 +51,9 @@ export class GroupStdioTransport implements Transport {
   #stderrTail = "";
   #closing = false;
   #closed: Promise<void> | undefined;
+  #shutdown: Promise<void> | undefined;
+  #violation: string | undefined;
+  #readers: ReadableStreamDefaultReader<string>[] = [];
 
   constructor(private readonly launch: StdioServerLaunch) {}
 
@@ -66,8 +72,14 @@ export class GroupStdioTransport implements Transport {
     return this.#closed ?? Promise.resolve();
   }
 
-  get pid(): number | undefined {
-    return this.#child?.pid;
+  /** Whether `close` was called: an exit after it is ours, not the server's doing. */
+  get closedByUs(): boolean {
+    return this.#closing;
+  }
+
+  /** Why the transport ended the server itself (it broke the framing), if it did. */
+  get violation(): string | undefined {
+    return this.#violation;
   }
 
   start(): Promise<void> {
@@ -86,10 +98,12 @@ export class GroupStdioTransport implements Transport {
       await this.#writer?.abort().catch(() => {});
       // The pipes may outlive the leader (a grandchild holds them); end the group first.
       await terminateGroup(child.pid, this.launch.killGraceMs, Promise.resolve());
-      // A process that left the group may still hold the pipes: wait for them, but not forever.
+      // A process that left the group may still hold the pipes: wait for them, but not forever,
+      // then stop reading them.
       const drain = delay(PIPE_DRAIN_MS);
       await Promise.race([Promise.all([stdoutDone, stderrDone]), drain.promise]);
       drain.cancel();
+      await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
       this.#exit = {
         code: status.code,
         signal: status.signal,
@@ -108,29 +122,61 @@ export class GroupStdioTransport implements Transport {
   }
 
   /** Ends the server's whole process group: SIGTERM, then SIGKILL after the grace. */
-  async close(): Promise<void> {
-    const child = this.#child;
-    const wasClosing = this.#closing;
+  close(): Promise<void> {
     this.#closing = true;
+    // Every caller (the SDK, the session) waits for the same, whole shutdown.
+    this.#shutdown ??= this.#shutDown();
+    return this.#shutdown;
+  }
+
+  async #shutDown(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
     // A server that exited was reaped: its pid (and group id) may already be someone else's.
-    if (!child || wasClosing || this.#exit) return await this.#closed;
-    // Closing stdin is the polite request (the MCP spec's first step); the group signal follows.
-    // Aborted, not closed: a close would wait for writes a stuck server never reads.
-    await this.#writer?.abort().catch(() => {});
-    await terminateGroup(child.pid, this.launch.killGraceMs, child.status);
+    if (!this.#exit) {
+      // Closing stdin is the polite request (the MCP spec's first step); the group signal
+      // follows. Aborted, not closed: a close would wait for writes a stuck server never reads.
+      await this.#writer?.abort().catch(() => {});
+      await terminateGroup(child.pid, this.launch.killGraceMs, child.status);
+    }
     await this.#closed;
   }
 
+  /**
+   * Splits stdout into lines. The part of a line not yet ended is kept as a list of chunks, so a
+   * long message costs its length once, not once per chunk; one longer than the limit ends the
+   * server, which would otherwise grow the agent's memory without bound.
+   */
   async #readMessages(stream: ReadableStream<Uint8Array>): Promise<void> {
-    let pending = "";
+    const limit = this.launch.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    let parts: string[] = [];
+    let partLength = 0;
+    const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+    this.#readers.push(reader);
     try {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        pending += chunk;
+      while (true) {
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
+        let start = 0;
         let newline: number;
-        while ((newline = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, newline).replace(/\r$/, "");
-          pending = pending.slice(newline + 1);
+        while ((newline = chunk.indexOf("\n", start)) >= 0) {
+          parts.push(chunk.slice(start, newline));
+          const line = parts.join("").replace(/\r$/, "");
+          parts = [];
+          partLength = 0;
+          start = newline + 1;
           if (line.trim() !== "") this.#deliver(line);
+        }
+        if (start < chunk.length) {
+          parts.push(chunk.slice(start));
+          partLength += chunk.length - start;
+        }
+        if (partLength > limit) {
+          this.#violation = `it wrote a message longer than ${sizeInWords(limit)}`;
+          this.onerror?.(new Error(`The MCP server ${this.#violation}`));
+          parts = [];
+          void this.close();
+          break;
         }
       }
     } catch {
@@ -153,12 +199,22 @@ export class GroupStdioTransport implements Transport {
   }
 
   async #keepStderrTail(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+    this.#readers.push(reader);
     try {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.#stderrTail = (this.#stderrTail + value).slice(-STDERR_TAIL_CHARS);
       }
     } catch {
       // As above.
     }
   }
+}
+
+function sizeInWords(bytes: number): string {
+  if (bytes >= 2 ** 20 && bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }

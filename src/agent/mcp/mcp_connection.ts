@@ -9,6 +9,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import {
   type CallToolResult,
   Client,
+  ProtocolError,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -28,10 +29,14 @@ export interface McpConnectionOptions {
   readonly startTimeoutMs: number;
   readonly callTimeoutMs: number;
   readonly killGraceMs: number;
+  /** The longest message a stdio server may write (the transport's default when absent). */
+  readonly maxMessageBytes?: number;
   readonly clientVersion: string;
   readonly log: (line: string) => void;
   /** The server went away while the session used it; the message says why. */
   readonly onLost: (message: string) => void;
+  /** Something the user should know that does not stop the server (a tool left out). */
+  readonly onProblem: (message: string) => void;
 }
 
 export type McpServerStatus =
@@ -65,6 +70,10 @@ export class McpConnection {
   #tools: readonly McpTool[] = [];
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
+  /** A list change announced before the first list was in: read the list again once ready. */
+  #changedWhileConnecting = false;
+  /** The last thing the connection complained of while connecting (a stray stdout line). */
+  #lastError: string | undefined;
 
   constructor(private readonly spec: McpServer, private readonly options: McpConnectionOptions) {
     this.name = spec.name;
@@ -91,7 +100,10 @@ export class McpConnection {
     const client = new Client({ name: "llama-agent", version: this.options.clientVersion });
     this.#client = client;
     client.setNotificationHandler("notifications/tools/list_changed", () => this.#refreshTools());
-    client.onerror = (error) => this.options.log(`MCP server "${this.name}": ${error.message}`);
+    client.onerror = (error) => {
+      if (this.#status.kind === "connecting") this.#lastError = error.message;
+      this.options.log(`MCP server "${this.name}": ${error.message}`);
+    };
     client.onclose = () => this.#closedUnderUs();
     const timeoutMs = this.options.startTimeoutMs;
     try {
@@ -104,21 +116,35 @@ export class McpConnection {
       this.#tools = this.#offered(tools);
       this.#status = { kind: "ready" };
       this.options.log(`MCP server "${this.name}": ready with ${this.#tools.length} tool(s)`);
+      if (this.#changedWhileConnecting) this.#refreshTools();
       return this.#status;
     } catch (error) {
       if (this.#statusNow().kind !== "connecting") return this.#status;
       const transport = this.#transport;
-      if (!(error instanceof StartTimeout) && transport instanceof GroupStdioTransport) {
+      if (transport instanceof GroupStdioTransport && this.#mayHaveExited(transport, error)) {
         // A write to a server that is already gone fails first (a broken pipe); its exit, a
         // moment later, says why it went.
         await withTimeout(transport.ended(), this.options.killGraceMs).catch(() => {});
+        if (this.#statusNow().kind !== "connecting") return this.#status;
       }
       const message = error instanceof StartTimeout
-        ? `it did not answer within ${seconds(timeoutMs)}`
+        ? `it did not answer within ${seconds(timeoutMs)}` +
+          (this.#lastError === undefined ? "" : ` (${this.#lastError})`)
         : this.#whyItEnded(error);
       await this.#shutDown();
+      if (this.#statusNow().kind !== "connecting") return this.#status;
       return this.#fail(message);
     }
+  }
+
+  /**
+   * Whether a failed start may be the server's exit: not a timeout, not an answer it gave (an
+   * error, an invalid result), and not the SDK closing the connection after such an answer.
+   */
+  #mayHaveExited(transport: GroupStdioTransport, error: unknown): boolean {
+    if (error instanceof StartTimeout || transport.closedByUs) return false;
+    if (error instanceof ProtocolError) return false;
+    return !(error instanceof SdkError) || connectionBroke(error);
   }
 
   async call(tool: McpTool, input: unknown, signal: AbortSignal): Promise<McpCallOutcome> {
@@ -160,7 +186,7 @@ export class McpConnection {
       }
       const message = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
         ? `MCP server "${this.name}" did not answer ${tool.name} within ${seconds(timeoutMs)}`
-        : `MCP server "${this.name}" could not run ${tool.name}: ${errorMessage(error)}`;
+        : `MCP server "${this.name}" could not run ${tool.name}: ${readableError(error)}`;
       return { kind: "failed", message, interrupted: false };
     }
   }
@@ -235,23 +261,45 @@ export class McpConnection {
         env,
         cwd: this.options.cwd,
         killGraceMs: this.options.killGraceMs,
+        maxMessageBytes: this.options.maxMessageBytes,
       }),
     };
   }
 
+  /**
+   * The tools as offered. Two tools whose names become the same `mcp__` name (`read.file` and
+   * `read_file`) cannot both be told apart by the model: the first is kept, the other reported.
+   */
   #offered(tools: readonly Tool[]): McpTool[] {
-    return tools.map((tool) => ({
-      name: mcpToolName(this.name, tool.name),
-      server: this.name,
-      toolName: tool.name,
-      title: tool.title ?? tool.annotations?.title,
-      description: tool.description ?? "",
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-    }));
+    const offered = new Map<string, McpTool>();
+    for (const tool of tools) {
+      const name = mcpToolName(this.name, tool.name);
+      const earlier = offered.get(name);
+      if (earlier) {
+        this.options.onProblem(
+          `MCP server "${this.name}": its tools "${earlier.toolName}" and "${tool.name}" both ` +
+            `become ${name}; only "${earlier.toolName}" is offered`,
+        );
+        continue;
+      }
+      offered.set(name, {
+        name,
+        server: this.name,
+        toolName: tool.name,
+        title: tool.title ?? tool.annotations?.title,
+        description: tool.description ?? "",
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      });
+    }
+    return [...offered.values()];
   }
 
   /** Re-reads the tool list; notifications that come during a read are folded into one more. */
   #refreshTools(): void {
+    if (this.#status.kind === "connecting") {
+      this.#changedWhileConnecting = true;
+      return;
+    }
     if (this.#refreshing) {
       this.#refreshAgain = true;
       return;
@@ -269,8 +317,9 @@ export class McpConnection {
           this.#tools = this.#offered(tools);
           this.options.log(`MCP server "${this.name}": its tools changed (${tools.length} now)`);
         } catch (error) {
+          if (this.#statusNow().kind !== "ready") return;
           this.options.log(
-            `MCP server "${this.name}": cannot read its changed tool list: ${errorMessage(error)}`,
+            `MCP server "${this.name}": cannot read its changed tool list: ${readableError(error)}`,
           );
         }
       } while (this.#refreshAgain);
@@ -290,7 +339,10 @@ export class McpConnection {
 
   #whyItEnded(error: unknown): string {
     const transport = this.#transport;
-    if (transport instanceof GroupStdioTransport && transport.exit) {
+    if (transport instanceof GroupStdioTransport && transport.violation !== undefined) {
+      return transport.violation;
+    }
+    if (transport instanceof GroupStdioTransport && transport.exit && !transport.closedByUs) {
       if (transport.exit.execFailure !== undefined) {
         return `cannot run "${this.#command()}": ${transport.exit.execFailure}`;
       }
@@ -300,21 +352,30 @@ export class McpConnection {
       const status = `HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`;
       return `${status} from ${this.#command()}: ${error.message}`;
     }
-    return errorMessage(error);
+    return readableError(error);
   }
 
   /** " (exit code 3: <the end of its stderr>)", as far as it is known. */
   #exitDetails(): string {
     const transport = this.#transport;
-    if (!(transport instanceof GroupStdioTransport) || !transport.exit) return "";
+    if (!(transport instanceof GroupStdioTransport)) return "";
+    if (transport.violation !== undefined) return ` (${transport.violation})`;
+    if (!transport.exit) return "";
     const { code, signal } = transport.exit;
     const how = signal !== null ? `killed by ${signal}` : `exit code ${code}`;
     const stderr = lastLines(transport.stderrTail, 3);
     return stderr === "" ? ` (${how})` : ` (${how}: ${stderr})`;
   }
 
+  /** The command, or the URL without its query (which may carry a token). */
   #command(): string {
-    return "url" in this.spec ? this.spec.url : this.spec.command;
+    if (!("url" in this.spec)) return this.spec.command;
+    try {
+      const url = new URL(this.spec.url);
+      return `${url.origin}${url.pathname}`;
+    } catch {
+      return this.spec.url;
+    }
   }
 
   #prefix(reason: string): string {
@@ -333,6 +394,26 @@ export class McpConnection {
 
 /** How long a call's answer waits for a tool list the server announced as changed. */
 const REFRESH_WAIT_MS = 2_000;
+
+/**
+ * An error's message, with the SDK's schema failures (a JSON dump of zod issues) cut down to
+ * "where: what" lines a user can read.
+ */
+export function readableError(error: unknown): string {
+  const message = errorMessage(error);
+  const dump = /^([^\[]*?):?\s*(\[[\s\S]*\])\s*$/.exec(message);
+  if (!dump) return message;
+  try {
+    const issues = JSON.parse(dump[2]!) as { path?: unknown[]; message?: string }[];
+    const lines = issues.slice(0, 3).map((issue) =>
+      `${(issue.path ?? []).join(".") || "(the whole result)"}: ${issue.message ?? "invalid"}`
+    );
+    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
+    return `${dump[1]}: ${lines.join("; ")}${more}`;
+  } catch {
+    return message;
+  }
+}
 
 function connectionBroke(error: unknown): boolean {
   if (!(error instanceof SdkError)) return false;

@@ -17,7 +17,7 @@ import {
 import { normalizedNamePart, serverPartOf } from "./mcp_tool_name.ts";
 import { mcpToolExecution } from "./mcp_tool_result.ts";
 
-export type McpServersOptions = Omit<McpConnectionOptions, "onLost">;
+export type McpServersOptions = Omit<McpConnectionOptions, "onLost" | "onProblem">;
 
 /** What a tool name the model emitted refers to. */
 export type McpLookup =
@@ -42,10 +42,18 @@ export class McpServers {
     const attempts: Promise<unknown>[] = [];
     for (const spec of specs) {
       const key = normalizedNamePart(spec.name);
+      if (key === "" || key.includes("__")) {
+        this.#report(
+          `MCP server "${spec.name}" is not used: its name must not be empty or contain "__", ` +
+            `which tool names (mcp__<server>__<tool>) use to say where the server name ends`,
+        );
+        continue;
+      }
       if (seen.has(key)) {
         this.#report(
-          `MCP server "${spec.name}" is not used: another server of the session has the same ` +
-            `name, and tool names (mcp__${key}__<tool>) must say which server they belong to`,
+          `MCP server "${spec.name}" is not used: another server of the session is also named ` +
+            `"${key}" in tool names (mcp__${key}__<tool>), which must say which server they ` +
+            "belong to",
         );
         continue;
       }
@@ -53,6 +61,7 @@ export class McpServers {
       const connection = new McpConnection(spec, {
         ...options,
         onLost: (message) => this.#report(message),
+        onProblem: (message) => this.#report(message),
       });
       this.#connections.push(connection);
       attempts.push(
@@ -96,6 +105,10 @@ export class McpServers {
   }
 
   lookup(name: string): McpLookup {
+    for (const connection of this.#connections) {
+      const tool = connection.tools.find((t) => t.name === name);
+      if (tool) return { kind: "tool", tool };
+    }
     const server = serverPartOf(name);
     if (server === undefined) return { kind: "none" };
     const connection = this.#connections.find((c) => normalizedNamePart(c.name) === server);
@@ -110,16 +123,12 @@ export class McpServers {
     if (connection.status.kind !== "ready") {
       return { kind: "unavailable", message: connection.unavailableMessage() };
     }
-    const tool = connection.tools.find((t) => t.name === name);
-    if (!tool) {
-      const names = connection.tools.map((t) => t.name).join(", ");
-      return {
-        kind: "unavailable",
-        message: `Unknown tool "${name}": MCP server "${connection.name}" has ` +
-          (names === "" ? "no tools" : `these tools: ${names}`),
-      };
-    }
-    return { kind: "tool", tool };
+    const names = connection.tools.map((t) => t.name).join(", ");
+    return {
+      kind: "unavailable",
+      message: `Unknown tool "${name}": MCP server "${connection.name}" has ` +
+        (names === "" ? "no tools" : `these tools: ${names}`),
+    };
   }
 
   /** Runs one call; every outcome is a ToolExecution, failures included. */
@@ -157,12 +166,9 @@ export class McpServers {
   }
 
   #report(problem: string): void {
+    // A problem seen again (a tool list re-read) is told once.
+    if (this.#problems.includes(problem)) return;
     this.#problems.push(problem);
     for (const watcher of this.#watchers) watcher(problem);
   }
-}
-
-/** A session without MCP servers. */
-export function noMcpServers(options: McpServersOptions): McpServers {
-  return McpServers.start([], options);
 }

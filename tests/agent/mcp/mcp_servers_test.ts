@@ -9,6 +9,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../../helpers/assert.ts";
 import { livingPidsMatching } from "../../hooks/process_probe.ts";
 import { startHttpFixture, stdioFixture } from "../../mcp/fixture_servers.ts";
+import { RAW_SERVER_PATH } from "../../mcp/raw_server.ts";
 
 const NEVER = new AbortController().signal;
 
@@ -63,6 +64,7 @@ Deno.test("a server's tools are offered as mcp__<server>__<tool> with their JSON
       "mcp__fixture__slow",
       "mcp__fixture__fail",
       "mcp__fixture__crash",
+      "mcp__fixture__big",
       "mcp__fixture__grow",
     ]);
     const echo = definitions[0]!;
@@ -264,7 +266,7 @@ Deno.test("two servers of one name: the second is not used, and the user is told
     const problems: string[] = [];
     servers.watch((problem) => problems.push(problem));
     assertEquals(servers.statuses.length, 1);
-    assertStringIncludes(problems[0] ?? "", "same name");
+    assertStringIncludes(problems[0] ?? "", 'also named "fixture"');
     return Promise.resolve();
   });
 });
@@ -324,4 +326,110 @@ Deno.test("Streamable HTTP: a bad URL fails to start with the URL named", async 
     if (status.kind === "failed") assertStringIncludes(status.message, `"not a url"`);
     return Promise.resolve();
   });
+});
+
+function rawServer(mode: string, arg?: string, name = "raw"): McpServer {
+  return {
+    name,
+    command: Deno.execPath(),
+    args: ["run", RAW_SERVER_PATH, mode, ...(arg === undefined ? [] : [arg])],
+    env: [],
+  };
+}
+
+Deno.test("a long answer arrives whole; a message past the limit ends the server, saying why", async () => {
+  await withServers([stdioFixture()], async (servers) => {
+    const big = toolOf(servers, "mcp__fixture__big");
+    const whole = await servers.call(big, { chars: 3_000_000 }, NEVER);
+    assertEquals(whole.status, "completed");
+    assertEquals(whole.modelText.length, 3_000_000);
+    const over = await servers.call(big, { chars: 5_000_000 }, NEVER);
+    assertEquals(over.status, "failed");
+    assertStringIncludes(over.modelText, `MCP server "fixture" stopped during the session`);
+    assertStringIncludes(over.modelText, "it wrote a message longer than 4 MiB");
+  }, { maxMessageBytes: 4 * 2 ** 20 });
+});
+
+Deno.test("a server that writes one endless line is ended at the limit, not buffered forever", async () => {
+  await withServers([rawServer("endless-line")], (servers) => {
+    const status = servers.statuses[0]!.status;
+    assert(status.kind === "failed" || status.kind === "lost", JSON.stringify(status));
+    assertStringIncludes(status.message, "it wrote a message longer than 1 MiB");
+    return Promise.resolve();
+  }, { maxMessageBytes: 2 ** 20 });
+});
+
+Deno.test("a server that refuses initialize is reported with its own reason", async () => {
+  await withServers([rawServer("refuse-initialize", "license expired")], (servers) => {
+    const status = servers.statuses[0]!.status;
+    assertEquals(status.kind, "failed");
+    if (status.kind === "failed") {
+      assertStringIncludes(status.message, "license expired");
+      assert(!status.message.includes("SIGTERM"), status.message);
+    }
+    return Promise.resolve();
+  });
+});
+
+Deno.test("a start that times out says what the server wrote that was not JSON-RPC", async () => {
+  await withServers([rawServer("garbage-stdout")], (servers) => {
+    const status = servers.statuses[0]!.status;
+    assertEquals(status.kind, "failed");
+    if (status.kind === "failed") {
+      assertStringIncludes(status.message, "did not answer within 1.5 s");
+      assertStringIncludes(status.message, "not JSON-RPC");
+    }
+    return Promise.resolve();
+  }, { startTimeoutMs: 1_500 });
+});
+
+Deno.test("an invalid tool list is reported as where and what, not a schema dump", async () => {
+  await withServers([rawServer("bad-schema")], (servers) => {
+    const status = servers.statuses[0]!.status;
+    assertEquals(status.kind, "failed");
+    if (status.kind === "failed") {
+      assertStringIncludes(status.message, "tools.1.inputSchema.type");
+      assert(!status.message.includes("\n"), `one line: ${status.message}`);
+    }
+    return Promise.resolve();
+  });
+});
+
+Deno.test("a tool list change announced while connecting is read once the server is ready", async () => {
+  await withServers([rawServer("change-during-connect")], async (servers) => {
+    await eventually(
+      () => Promise.resolve(servers.definitions().some((d) => d.name === "mcp__raw__late")),
+      "the late tool is offered",
+    );
+  });
+});
+
+Deno.test("tools whose names become the same: the first is offered and called, the user is told", async () => {
+  await withServers(
+    [stdioFixture({ args: ["--extra-tool", "read.file", "--extra-tool", "read_file"] })],
+    async (servers) => {
+      const problems: string[] = [];
+      servers.watch((problem) => problems.push(problem));
+      const names = servers.definitions().map((d) => d.name);
+      assertEquals(names.filter((n) => n === "mcp__fixture__read_file").length, 1);
+      const result = await servers.call(toolOf(servers, "mcp__fixture__read_file"), {}, NEVER);
+      assertEquals(result.modelText, "ran read.file");
+      assertEquals(problems.length, 1);
+      assertStringIncludes(problems[0]!, `"read.file" and "read_file" both become`);
+    },
+  );
+});
+
+Deno.test("a server name with __ (or nothing left after normalizing) is refused with why", async () => {
+  await withServers(
+    [stdioFixture({ name: "my__srv" }), stdioFixture({ name: "..." })],
+    (servers) => {
+      const problems: string[] = [];
+      servers.watch((problem) => problems.push(problem));
+      assertEquals(servers.statuses.length, 0);
+      assertEquals(problems.length, 2);
+      assertStringIncludes(problems[0]!, `MCP server "my__srv" is not used`);
+      return Promise.resolve();
+    },
+  );
 });
