@@ -95,7 +95,7 @@ export const runCommand: CommandRunner = async (options) => {
       stop.reason.then((reason) => ({ reason })),
     ]);
     if ("reason" in first) {
-      await terminateGroup(group, graceMs, child.status);
+      await terminateGroup(group, graceMs, child.status, (signal) => child.kill(signal));
       await child.status;
       await settle(outputClosed, drainMs);
       return {

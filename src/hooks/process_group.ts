@@ -86,8 +86,21 @@ export async function terminateGroup(
   group: number,
   graceMs: number,
   leaderExited: Promise<unknown>,
+  /**
+   * Signals the leader itself, for a leader not yet reaped: right after the spawn, setsid(1) may
+   * not have made the group yet, and a signal to the group then reaches nobody.
+   */
+  signalLeader?: (signal: Deno.Signal) => void,
 ) {
-  if (!signalGroup(group, "SIGTERM")) return;
+  const toLeader = (signal: Deno.Signal) => {
+    try {
+      signalLeader?.(signal);
+      return signalLeader !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  if (!signalGroup(group, "SIGTERM") && !toLeader("SIGTERM")) return;
   signalGroup(group, "SIGCONT");
   let leaderGone = false;
   leaderExited.then(() => leaderGone = true, () => leaderGone = true);
@@ -98,7 +111,7 @@ export async function terminateGroup(
     // leader is gone, the group answering the probe still means "maybe alive", so keep polling.
     if (leaderGone && !signalGroup(group, "SIGCONT")) return;
   }
-  signalGroup(group, "SIGKILL");
+  if (!signalGroup(group, "SIGKILL") && !leaderGone) toLeader("SIGKILL");
 }
 
 /** Whether the signal reached at least one member of the group. */

@@ -95,7 +95,7 @@ export class GroupStdioTransport implements Transport {
     this.#closed = (async () => {
       const status = await child.status;
       // Closes our end of its stdin: nothing more can be written to a process that is gone.
-      await this.#writer?.abort().catch(() => {});
+      this.#writer?.abort().catch(() => {});
       // The pipes may outlive the leader (a grandchild holds them); end the group first.
       await terminateGroup(child.pid, this.launch.killGraceMs, Promise.resolve());
       // A process that left the group may still hold the pipes: wait for them, but not forever,
@@ -135,9 +135,15 @@ export class GroupStdioTransport implements Transport {
     // A server that exited was reaped: its pid (and group id) may already be someone else's.
     if (!this.#exit) {
       // Closing stdin is the polite request (the MCP spec's first step); the group signal
-      // follows. Aborted, not closed: a close would wait for writes a stuck server never reads.
-      await this.#writer?.abort().catch(() => {});
-      await terminateGroup(child.pid, this.launch.killGraceMs, child.status);
+      // follows at once. Aborted, not closed, and not waited for: both wait for a write in
+      // flight, which a stuck server (or a child holding its stdin) may never take.
+      this.#writer?.abort().catch(() => {});
+      await terminateGroup(
+        child.pid,
+        this.launch.killGraceMs,
+        child.status,
+        (signal) => child.kill(signal),
+      );
     }
     await this.#closed;
   }

@@ -222,8 +222,11 @@ export class McpConnection {
       // Tells the server the session is over; a server that does not answer is not waited for.
       await withTimeout(transport.terminateSession(), this.options.killGraceMs).catch(() => {});
     }
-    await this.#client?.close().catch(() => {});
+    // The transport first: for stdio it ends the process group, whatever the client may still
+    // be waiting for; the client's own close is then only bookkeeping, and bounded.
     await transport?.close().catch(() => {});
+    const client = this.#client?.close().catch(() => {});
+    if (client) await withTimeout(client, this.options.killGraceMs).catch(() => {});
   }
 
   #openTransport():
