@@ -106,11 +106,14 @@ export class McpConnection {
     };
     client.onclose = () => this.#closedUnderUs();
     const timeoutMs = this.options.startTimeoutMs;
+    // One budget for the handshake and the tool list together.
+    const deadline = performance.now() + timeoutMs;
+    const left = () => Math.max(1, Math.round(deadline - performance.now()));
     try {
-      await withTimeout(client.connect(transport.value, { timeout: timeoutMs }), timeoutMs);
+      await withTimeout(client.connect(transport.value, { timeout: left() }), left());
       const { tools } = await withTimeout(
-        client.listTools(undefined, { timeout: timeoutMs }),
-        timeoutMs,
+        client.listTools(undefined, { timeout: left() }),
+        left(),
       );
       if (this.#statusNow().kind !== "connecting") return this.#status;
       this.#tools = this.#offered(tools);
