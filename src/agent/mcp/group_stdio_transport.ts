@@ -33,6 +33,8 @@ export interface ServerExit {
   readonly signal: Deno.Signal | null;
   /** Set when the command could not be executed at all (not found, not executable). */
   readonly execFailure: string | undefined;
+  /** It exited before anyone closed the transport: the exit is the server's own doing. */
+  readonly byItself: boolean;
 }
 
 const STDERR_TAIL_CHARS = 4000;
@@ -72,11 +74,6 @@ export class GroupStdioTransport implements Transport {
     return this.#closed ?? Promise.resolve();
   }
 
-  /** Whether `close` was called: an exit after it is ours, not the server's doing. */
-  get closedByUs(): boolean {
-    return this.#closing;
-  }
-
   /** Why the transport ended the server itself (it broke the framing), if it did. */
   get violation(): string | undefined {
     return this.#violation;
@@ -94,6 +91,7 @@ export class GroupStdioTransport implements Transport {
     const stderrDone = this.#keepStderrTail(child.stderr);
     this.#closed = (async () => {
       const status = await child.status;
+      const byItself = !this.#closing;
       // Closes our end of its stdin: nothing more can be written to a process that is gone.
       this.#writer?.abort().catch(() => {});
       // The pipes may outlive the leader (a grandchild holds them); end the group first.
@@ -108,6 +106,7 @@ export class GroupStdioTransport implements Transport {
         code: status.code,
         signal: status.signal,
         execFailure: setsidExecFailure(status.code, this.#stderrTail),
+        byItself,
       };
       this.onclose?.();
     })();

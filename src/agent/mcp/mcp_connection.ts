@@ -124,7 +124,7 @@ export class McpConnection {
     } catch (error) {
       if (this.#statusNow().kind !== "connecting") return this.#status;
       const transport = this.#transport;
-      if (transport instanceof GroupStdioTransport && this.#mayHaveExited(transport, error)) {
+      if (transport instanceof GroupStdioTransport && this.#mayHaveExited(error)) {
         // A write to a server that is already gone fails first (a broken pipe); its exit, a
         // moment later, says why it went.
         await withTimeout(transport.ended(), this.options.killGraceMs).catch(() => {});
@@ -140,13 +140,9 @@ export class McpConnection {
     }
   }
 
-  /**
-   * Whether a failed start may be the server's exit: not a timeout, not an answer it gave (an
-   * error, an invalid result), and not the SDK closing the connection after such an answer.
-   */
-  #mayHaveExited(transport: GroupStdioTransport, error: unknown): boolean {
-    if (error instanceof StartTimeout || transport.closedByUs) return false;
-    if (error instanceof ProtocolError) return false;
+  /** Whether a failed start may be the server's exit: not a timeout, not an answer it gave. */
+  #mayHaveExited(error: unknown): boolean {
+    if (error instanceof StartTimeout || error instanceof ProtocolError) return false;
     return !(error instanceof SdkError) || connectionBroke(error);
   }
 
@@ -348,7 +344,8 @@ export class McpConnection {
     if (transport instanceof GroupStdioTransport && transport.violation !== undefined) {
       return transport.violation;
     }
-    if (transport instanceof GroupStdioTransport && transport.exit && !transport.closedByUs) {
+    // An exit we caused (the SDK closes the connection after a refused handshake) says nothing.
+    if (transport instanceof GroupStdioTransport && transport.exit?.byItself) {
       if (transport.exit.execFailure !== undefined) {
         return `cannot run "${this.#command()}": ${transport.exit.execFailure}`;
       }
