@@ -13,6 +13,10 @@
  * the launch directory and `$HOME` exactly, as under `bin/llama-agent`. A `$HOME` outside those
  * directories is refused at start with a message saying what to do.
  *
+ * `deno compile` downloads the Deno runtime for the target (denort) from the Deno release server;
+ * with `DENORT_BIN` set to a Deno binary it builds offline, a binary that cannot run as
+ * llama-agent but whose embedded files are the real ones (the tests build the host's so).
+ *
  * node-llama-cpp's native files for the target come from its platform package, which must be in
  * node_modules: `npm install` brings only the host's; `--fetch-native` adds a missing one with
  * `npm install --no-save --force <package>@<node-llama-cpp's version>` (the release workflow).
@@ -77,12 +81,45 @@ export function assetName(target: CompileTarget): string {
   return `llama-agent-${target.name}${target.name.startsWith("windows") ? ".exe" : ""}`;
 }
 
-/** The arguments of `deno` that build the target's binary, run from the repository root. */
-export function compileArgs(target: CompileTarget): string[] {
+/**
+ * What `npm install --omit=dev --omit=optional` plus the target's own node-llama-cpp package would
+ * leave out of node_modules, from the lockfile: `deno compile` embeds the whole node_modules
+ * directory, and the Deno CLI, the test clients and the other targets' native files do not
+ * belong in the binary. Sorted, one top-level package directory per entry.
+ */
+export function excludedPackages(target: CompileTarget, lock: PackageLock): string[] {
+  const excluded = Object.entries(lock.packages).filter(([path, entry]) => {
+    const name = path.replace(/^node_modules\//, "");
+    if (!path.startsWith("node_modules/") || name.includes("/node_modules/")) return false;
+    if (name === target.llamaPackage) return false;
+    if (name.startsWith("@node-llama-cpp/")) return true;
+    return Boolean(entry.dev || entry.devOptional || entry.optional);
+  }).map(([path]) => path);
+  return ["node_modules/.bin", ...excluded].sort();
+}
+
+export interface PackageLock {
+  readonly packages: Readonly<
+    Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>
+  >;
+}
+
+/**
+ * The arguments of `deno` that build the target's binary, run from the repository root.
+ * `--self-extracting`: node-llama-cpp's addon loads the libraries beside it (`$ORIGIN`) and its
+ * CPU backends from its own directory, which must be real files on disk; the binary unpacks its
+ * files next to itself on first run.
+ */
+export function compileArgs(
+  target: CompileTarget,
+  lock: PackageLock,
+  output = `dist/${assetName(target)}`,
+): string[] {
   const readWrite = [".", ...target.homeBases];
   return [
     "compile",
     "--no-prompt",
+    "--self-extracting",
     "--target",
     target.denoTarget,
     `--allow-read=${[...readWrite, ...target.systemLibraryDirs].join(",")}`,
@@ -94,8 +131,9 @@ export function compileArgs(target: CompileTarget): string[] {
     "--allow-net",
     "--include",
     `node_modules/${target.llamaPackage}`,
+    ...excludedPackages(target, lock).flatMap((path) => ["--exclude", path]),
     "--output",
-    `dist/${assetName(target)}`,
+    output,
     "main.ts",
   ];
 }
@@ -133,8 +171,9 @@ async function main(args: readonly string[]): Promise<number> {
   } else usage(`unexpected arguments: ${rest.join(" ")}`);
 
   const root = fileURLToPath(new URL("..", import.meta.url));
+  const lock: PackageLock = JSON.parse(await Deno.readTextFile(`${root}/package-lock.json`));
   for (const target of targets) {
-    const args = compileArgs(target);
+    const args = compileArgs(target, lock);
     console.error(`deno ${args.join(" ")}`);
     if (dryRun) continue;
     const installed = await Deno.stat(`${root}/node_modules/${target.llamaPackage}`)
@@ -144,7 +183,13 @@ async function main(args: readonly string[]): Promise<number> {
         await Deno.readTextFile(`${root}/node_modules/node-llama-cpp/package.json`),
       );
       // --force: npm refuses a package for another OS or CPU without it.
-      const npmArgs = ["install", "--no-save", "--force", `${target.llamaPackage}@${version}`];
+      const npmArgs = [
+        "install",
+        "--no-save",
+        "--force",
+        "--omit=optional",
+        `${target.llamaPackage}@${version}`,
+      ];
       if (!fetchNative) {
         console.error(
           `compile: ${target.llamaPackage} is not installed; add it with\n  npm ${

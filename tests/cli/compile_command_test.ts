@@ -1,21 +1,34 @@
 /**
- * `deno compile` cannot run on the machines these tests run on (it downloads its runtime from the
- * Deno release server), so the compile command is kept right here: its exact arguments, the
- * native files it includes, and the grant it bakes in; everything the binary does is tested
- * through `bin/llama-agent`, which runs the same `main.ts` with the same permission set.
+ * A runnable binary cannot be built on the machines these tests run on (`deno compile` downloads
+ * its runtime from the Deno release server), so the compile command is kept right here: its exact
+ * arguments, the grant it bakes in, and — built offline with the Deno CLI standing in for the
+ * runtime — the files it embeds. Everything the binary does is tested through `bin/llama-agent`,
+ * which runs the same `main.ts` with the same permission set.
  */
-import { assetName, COMPILE_TARGETS, compileArgs, hostTarget } from "../../tools/compile.ts";
+import {
+  assetName,
+  COMPILE_TARGETS,
+  compileArgs,
+  excludedPackages,
+  hostTarget,
+  type PackageLock,
+} from "../../tools/compile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
 import { homeAccessProblem } from "../../src/cli/home_access.ts";
 
 const DENO = `${REPO_ROOT}/node_modules/deno/deno`;
 
-Deno.test("the linux-x64 binary is compiled with bin/llama-agent's grant and its llama binaries", () => {
+const LOCK: PackageLock = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/package-lock.json`));
+
+Deno.test("the linux-x64 binary is compiled with bin/llama-agent's grant, self-extracting", () => {
   const linux = COMPILE_TARGETS.find((t) => t.name === "linux-x64")!;
-  assertEquals(compileArgs(linux), [
+  const args = compileArgs(linux, LOCK);
+  const excludes = excludedPackages(linux, LOCK).flatMap((path) => ["--exclude", path]);
+  assertEquals(args, [
     "compile",
     "--no-prompt",
+    "--self-extracting",
     "--target",
     "x86_64-unknown-linux-gnu",
     "--allow-read=.,/home,/root,/lib,/lib64,/usr/lib,/usr/lib64",
@@ -27,10 +40,73 @@ Deno.test("the linux-x64 binary is compiled with bin/llama-agent's grant and its
     "--allow-net",
     "--include",
     "node_modules/@node-llama-cpp/linux-x64",
+    ...excludes,
     "--output",
     "dist/llama-agent-linux-x64",
     "main.ts",
   ]);
+});
+
+Deno.test("what is left out: dev tools, optional packages, other targets' native files", () => {
+  const linux = COMPILE_TARGETS.find((t) => t.name === "linux-x64")!;
+  const excluded = excludedPackages(linux, LOCK);
+  for (
+    const path of [
+      "node_modules/.bin",
+      "node_modules/deno",
+      "node_modules/@deno/linux-x64-glibc",
+      "node_modules/acpx",
+      "node_modules/esbuild",
+      "node_modules/@modelcontextprotocol/server",
+      "node_modules/@node-llama-cpp/mac-arm64-metal",
+      "node_modules/@node-llama-cpp/linux-x64-cuda",
+    ]
+  ) assert(excluded.includes(path), `${path} is left out`);
+  for (
+    const path of [
+      "node_modules/node-llama-cpp",
+      "node_modules/@node-llama-cpp/linux-x64",
+      "node_modules/@modelcontextprotocol/client",
+      "node_modules/@agentclientprotocol/sdk",
+      "node_modules/zod",
+    ]
+  ) assert(!excluded.includes(path), `${path} is embedded`);
+  const mac = COMPILE_TARGETS.find((t) => t.name === "darwin-arm64")!;
+  assert(!excludedPackages(mac, LOCK).includes("node_modules/@node-llama-cpp/mac-arm64-metal"));
+  assert(excludedPackages(mac, LOCK).includes("node_modules/@node-llama-cpp/linux-x64"));
+});
+
+Deno.test("the host binary builds offline and embeds the llama binaries, not the dev tools", async () => {
+  const host = hostTarget()!;
+  const out = await Deno.makeTempDir({ prefix: "compile_" });
+  try {
+    const result = await new Deno.Command(DENO, {
+      args: compileArgs(host, LOCK, `${out}/llama-agent`),
+      cwd: REPO_ROOT,
+      // The Deno CLI stands in for the runtime the release downloads: nothing is fetched.
+      env: { DENORT_BIN: DENO, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const listing = new TextDecoder().decode(result.stdout) +
+      new TextDecoder().decode(result.stderr);
+    assertEquals(result.code, 0, listing.slice(-3000));
+    // `deno compile` lists what it embeds: `├── zod/* (5.93MB)`, `├─┬ @modelcontextprotocol (...)`.
+    const sizeOf = (name: string) =>
+      new RegExp(`[─┬] ${name.replace(/[.]/g, "\\.")}(?:/\\*)? \\(([^)]*)\\)`).exec(listing)?.[1];
+    for (const name of ["@node-llama-cpp", "node-llama-cpp", "@modelcontextprotocol", "zod"]) {
+      assert(sizeOf(name) !== undefined, `${name} is embedded`);
+    }
+    for (const name of ["deno", "@deno", "acpx", "esbuild", "@esbuild", ".bin", "@types"]) {
+      const size = sizeOf(name);
+      assert(size === undefined || size === "0B", `${name} is not embedded (${size})`);
+    }
+    const total = /Files: ([\d.]+)MB/.exec(listing)?.[1];
+    assert(Number(total) < 150, `${total} MB embedded: the dev tools stay out`);
+    assertStringIncludes(listing, "main.ts");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
 });
 
 Deno.test("every target has its Deno triple, asset name and home directories", () => {
@@ -45,7 +121,7 @@ Deno.test("every target has its Deno triple, asset name and home directories", (
     ],
   );
   for (const target of COMPILE_TARGETS) {
-    const args = compileArgs(target);
+    const args = compileArgs(target, LOCK);
     // Nothing is writable that is not also readable, and no system directory is writable.
     const write = args.find((a) => a.startsWith("--allow-write="))!.split("=")[1]!.split(",");
     const read = args.find((a) => a.startsWith("--allow-read="))!.split("=")[1]!.split(",");
@@ -94,7 +170,7 @@ Deno.test("deno task compile --dry-run prints the host's command; an unknown tar
   };
   const dry = await run("--dry-run");
   assertEquals(dry.code, 0, dry.stderr);
-  assertStringIncludes(dry.stderr, `deno ${compileArgs(hostTarget()!).join(" ")}`);
+  assertStringIncludes(dry.stderr, `deno ${compileArgs(hostTarget()!, LOCK).join(" ")}`);
   const all = await run("--all", "--dry-run");
   assertEquals(all.stderr.split("\n").filter((l) => l.startsWith("deno compile")).length, 5);
   const bad = await run("--target", "sparc");
