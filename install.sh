@@ -3,6 +3,7 @@
 # checks it against the release's SHA256SUMS, and puts it in ~/.local/bin (or --dir).
 #
 #   curl -fsSL https://github.com/llama-agent/llama-agent/releases/latest/download/install.sh | sh
+#   curl -fsSL .../install.sh | sh -s -- --dir DIR --version vX.Y.Z
 #   sh install.sh [--dir DIR] [--version vX.Y.Z]
 #
 # Environment: LLAMA_AGENT_RELEASE_URL, the directory the assets are downloaded from (default:
@@ -14,17 +15,32 @@
 set -eu
 
 repo=${LLAMA_AGENT_REPO:-llama-agent/llama-agent}
-dir="$HOME/.local/bin"
+dir=""
 version=""
 
 say() { printf 'llama-agent install: %s\n' "$*" >&2; }
 die() { code=$1; shift; say "$*"; exit "$code"; }
+usage() {
+  cat <<'USAGE'
+Installs the prebuilt llama-agent binary for this machine from a GitHub release, checked against
+the release's SHA256SUMS.
+
+Usage: sh install.sh [--dir DIR] [--version vX.Y.Z]
+       curl -fsSL <release>/install.sh | sh -s -- [--dir DIR] [--version vX.Y.Z]
+
+  --dir DIR          where to put llama-agent (default: ~/.local/bin)
+  --version vX.Y.Z   the release to install (default: the latest)
+
+Environment: LLAMA_AGENT_RELEASE_URL (where the assets are), LLAMA_AGENT_REPO (owner/name).
+Exit codes: 2 bad usage, 3 no binary for this platform, 4 download failed, 5 checksum mismatch.
+USAGE
+}
 
 while [ $# -gt 0 ]; do
   case $1 in
     --dir) [ $# -ge 2 ] || die 2 "--dir needs a directory"; dir=$2; shift 2 ;;
     --version) [ $# -ge 2 ] || die 2 "--version needs a tag, e.g. v0.1.0"; version=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) die 2 "unknown argument \"$1\" (see --help)" ;;
   esac
 done
@@ -50,6 +66,11 @@ case "$os-$arch" in
     "(git clone, then npm install; see the README)" ;;
 esac
 
+if [ -z "$dir" ]; then
+  [ -n "${HOME:-}" ] || die 2 "HOME is not set: pass --dir DIR"
+  dir="$HOME/.local/bin"
+fi
+
 if [ -n "${LLAMA_AGENT_RELEASE_URL:-}" ]; then
   base=$LLAMA_AGENT_RELEASE_URL
 elif [ -n "$version" ]; then
@@ -70,22 +91,28 @@ download() { # URL FILE
 
 sha256() { # FILE
   if command -v sha256sum >/dev/null 2>&1; then
-    sha256sum "$1" | cut -d ' ' -f 1
+    sha256sum "$1" | cut -d ' ' -f 1 | tr 'A-F' 'a-f'
   elif command -v shasum >/dev/null 2>&1; then
-    shasum -a 256 "$1" | cut -d ' ' -f 1
+    shasum -a 256 "$1" | cut -d ' ' -f 1 | tr 'A-F' 'a-f'
   else
     die 5 "cannot check the download: neither sha256sum nor shasum is installed"
   fi
 }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+partial=""
+cleanup() { rm -rf "$work"; [ -z "$partial" ] || rm -f "$partial"; }
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 
 say "downloading $asset from $base"
 download "$base/SHA256SUMS" "$work/SHA256SUMS" || die 4 "cannot download $base/SHA256SUMS"
 download "$base/$asset" "$work/$asset" || die 4 "cannot download $base/$asset"
 
-expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$work/SHA256SUMS")
+# Tolerates CRLF line ends, upper-case hex and the binary-mode marker (`*name`).
+expected=$(tr -d '\r' < "$work/SHA256SUMS" | tr 'A-F' 'a-f' |
+  awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }')
 [ -n "$expected" ] || die 5 "SHA256SUMS has no line for $asset: not installing it"
 actual=$(sha256 "$work/$asset")
 if [ "$actual" != "$expected" ]; then
@@ -96,9 +123,11 @@ mkdir -p "$dir" || die 2 "cannot create $dir"
 target="$dir/llama-agent"
 [ "$os" = windows ] && target="$target.exe"
 # Moved into place in one step, so a running llama-agent is never half overwritten.
-cp "$work/$asset" "$dir/.llama-agent.download.$$"
-chmod 755 "$dir/.llama-agent.download.$$"
-mv -f "$dir/.llama-agent.download.$$" "$target"
+partial="$dir/.llama-agent.download.$$"
+cp "$work/$asset" "$partial" || die 2 "cannot write to $dir"
+chmod 755 "$partial"
+mv -f "$partial" "$target" || die 2 "cannot replace $target"
+partial=""
 say "installed $target"
 case ":${PATH:-}:" in
   *":$dir:"*) ;;

@@ -52,6 +52,11 @@ function writeAll(stream: typeof Deno.stdout, text: string): void {
   while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
 }
 
+// Windows has no HOME; llama-agent's files (settings, transcripts, caches) go under the profile.
+if (Deno.build.os === "windows" && !Deno.env.get("HOME") && Deno.env.get("USERPROFILE")) {
+  Deno.env.set("HOME", Deno.env.get("USERPROFILE")!);
+}
+
 let code: number;
 const homeProblem = wantsInfoOnly(Deno.args) ? undefined : homeAccessProblem(Deno.env.get("HOME"));
 try {

@@ -58,11 +58,14 @@ async function withRelease(
   }
 }
 
-async function install(place: Place, options: { path?: string; args?: string[] } = {}) {
+async function install(
+  place: Place,
+  options: { path?: string; args?: string[]; noHome?: boolean } = {},
+) {
   const output = await new Deno.Command("sh", {
     args: [INSTALLER, ...(options.args ?? [])],
     env: {
-      HOME: `${place.root}/home`,
+      ...(options.noHome ? {} : { HOME: `${place.root}/home` }),
       PATH: options.path ?? Deno.env.get("PATH") ?? "/usr/bin:/bin",
       LLAMA_AGENT_RELEASE_URL: place.url,
     },
@@ -169,4 +172,43 @@ Deno.test("install.sh rejects unknown arguments", async () => {
     assertEquals(result.code, 2);
     assertStringIncludes(result.stderr, 'unknown argument "--prefix"');
   });
+});
+
+Deno.test("install.sh reads SHA256SUMS in binary mode, with CRLF line ends and upper-case hex", async () => {
+  const asset = hostAsset();
+  const sums = `${(await sha256(FAKE_BINARY)).toUpperCase()} *${asset}\r\n`;
+  await withRelease({ [asset]: FAKE_BINARY, SHA256SUMS: sums }, async (place) => {
+    const result = await install(place);
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(await installedFiles(place.installDir), ["llama-agent"]);
+  });
+});
+
+Deno.test("install.sh without HOME installs where --dir says, and asks for --dir otherwise", async () => {
+  const asset = hostAsset();
+  const sums = `${await sha256(FAKE_BINARY)}  ${asset}\n`;
+  await withRelease({ [asset]: FAKE_BINARY, SHA256SUMS: sums }, async (place) => {
+    const refused = await install(place, { noHome: true });
+    assertEquals(refused.code, 2);
+    assertStringIncludes(refused.stderr, "HOME is not set: pass --dir DIR");
+    const dir = `${place.root}/with space/bin`;
+    const result = await install(place, { noHome: true, args: ["--dir", dir] });
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(await installedFiles(dir), ["llama-agent"]);
+  });
+});
+
+Deno.test("install.sh --help works when the script comes through a pipe", async () => {
+  const child = new Deno.Command("sh", {
+    args: ["-s", "--", "--help"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(await Deno.readFile(INSTALLER));
+  await writer.close();
+  const output = await child.output();
+  assertEquals(output.code, 0);
+  assertStringIncludes(new TextDecoder().decode(output.stdout), "Usage: sh install.sh");
 });

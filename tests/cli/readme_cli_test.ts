@@ -15,7 +15,9 @@ Deno.test("the README's CLI reference is exactly what --help prints", async () =
   const readme = await Deno.readTextFile(README_PATH);
   const current = await withCurrentHelp(readme);
   if (current !== readme) {
-    const mismatch = readme.split("\n").findIndex((line, i) => line !== current.split("\n")[i]);
+    const [was, now] = [readme.split("\n"), current.split("\n")];
+    const differs = was.findIndex((line, i) => line !== now[i]);
+    const mismatch = differs === -1 ? was.length : differs;
     throw new Error(
       `README.md's CLI reference is out of date from line ${mismatch + 1}: run ` +
         "`node_modules/deno/deno task docs` and commit the result",

@@ -25,11 +25,13 @@ Deno.test("release.yml compiles every target, with its native files, and publish
   );
   assertStringIncludes(release, "sha256sum llama-agent-* install.sh > SHA256SUMS");
   assertStringIncludes(release, 'tags: ["v*"]');
+  assertStringIncludes(release, "dist/llama-agent-linux-x64 --version");
 });
 
 Deno.test("the hooks test action installs with install.sh and runs hooks test", async () => {
   const action = await read("action.yml");
-  assertStringIncludes(action, 'sh "${{ github.action_path }}/install.sh"');
-  assertStringIncludes(action, "llama-agent hooks test ${{ inputs.args }}");
+  assertStringIncludes(action, "INSTALLER: ${{ github.action_path }}/install.sh");
+  assertStringIncludes(action, 'sh "$INSTALLER" --dir "$RUNNER_TEMP/llama-agent" "$@"');
+  assertStringIncludes(action, "run: llama-agent hooks test $ARGS");
   assert((await Deno.stat(`${REPO_ROOT}/install.sh`)).mode! & 0o100, "install.sh is executable");
 });
