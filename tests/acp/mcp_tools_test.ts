@@ -8,7 +8,7 @@ import type { GenerateRequest } from "../../src/model/model.ts";
 import { parsePermissionRules, type PermissionRule } from "../../src/agent/permission_rules.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { stdioFixture } from "../mcp/fixture_servers.ts";
+import { FIXTURE_TOOL_NAMES, stdioFixture } from "../mcp/fixture_servers.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
 import { type InMemoryAgent, withInMemoryAgent } from "./in_memory_agent.ts";
@@ -64,14 +64,7 @@ Deno.test("the model is offered each MCP tool by its mcp__ name, and a call runs
     const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
     assertEquals(response.stopReason, "end_turn");
     const offered = requests[0]!.tools.map((tool) => tool.name);
-    assertEquals(offered.filter((name) => name.startsWith("mcp__")), [
-      "mcp__fixture__echo",
-      "mcp__fixture__slow",
-      "mcp__fixture__fail",
-      "mcp__fixture__crash",
-      "mcp__fixture__big",
-      "mcp__fixture__grow",
-    ]);
+    assertEquals(offered.filter((name) => name.startsWith("mcp__")), FIXTURE_TOOL_NAMES);
     // The default mode asks before an MCP tool runs, and shows what would be sent.
     assertEquals(t.permissionRequests.length, 1);
     const asked = t.permissionRequests[0]!.toolCall;

@@ -80,3 +80,24 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** A prompt of one text block. */
+export function textPrompt(prompt: string): { type: "text"; text: string }[] {
+  return [{ type: "text", text: prompt }];
+}
+
+/** What the model reads for hook text: written out here, not taken from the code under test. */
+export function reminder(text: string): string {
+  return `<system-reminder>\n${text}\n</system-reminder>`;
+}
+
+/** Answers every permission request with allow_once, and keeps, per session, the ids asked about. */
+export function allowAndRecord(agent: AcpHarness): Map<string, string[]> {
+  const asked = new Map<string, string[]>();
+  agent.onRequest("session/request_permission", (params) => {
+    const p = params as { sessionId: string; toolCall: { toolCallId: string } };
+    asked.set(p.sessionId, [...(asked.get(p.sessionId) ?? []), p.toolCall.toolCallId]);
+    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+  });
+  return asked;
+}

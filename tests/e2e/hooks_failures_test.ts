@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import type { JsonObject } from "../helpers/acp_harness.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { waitUntil } from "./e2e_project.ts";
+import { textPrompt as text, waitUntil } from "./e2e_project.ts";
 import {
   exists,
   finalUpdateOf,
@@ -26,8 +26,6 @@ import {
   uniqueSeconds,
   withHookProject,
 } from "./hook_project.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
 
 /** Living processes of hook `tag`: the script itself, or the `sh -c` that started it. */
 async function hookProcesses(dir: string, tag: string): Promise<number[]> {

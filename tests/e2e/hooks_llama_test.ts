@@ -20,9 +20,7 @@ import {
   toolCallRecord,
   withHookProject,
 } from "./hook_project.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
-const reminder = (s: string) => `<system-reminder>\n${s}\n</system-reminder>`;
+import { reminder, textPrompt as text } from "./e2e_project.ts";
 
 Deno.test("llama: a UserPromptSubmit block evaluates nothing; a PreToolUse deny keeps fs_write from running", async (t) => {
   await withHookProject(async (p) => {

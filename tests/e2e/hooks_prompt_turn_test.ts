@@ -22,10 +22,7 @@ import {
   uniqueSeconds,
   withHookProject,
 } from "./hook_project.ts";
-import { waitUntil } from "./e2e_project.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
-const reminder = (s: string) => `<system-reminder>\n${s}\n</system-reminder>`;
+import { reminder, textPrompt as text, waitUntil } from "./e2e_project.ts";
 
 const FIRST = "First answer from the model, in several words.";
 const SECOND = "Second answer from the model.";

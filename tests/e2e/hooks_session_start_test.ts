@@ -16,8 +16,7 @@ import {
   runsOf,
   withHookProject,
 } from "./hook_project.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
+import { textPrompt as text } from "./e2e_project.ts";
 
 /** Words as the scripted model counts them (src/model/scripted_model.ts). */
 const words = (s: string) => s.match(/\S+\s*|\s+/g)?.length ?? 0;

@@ -6,7 +6,7 @@
  * settings.local.json says `disableAllHooks` runs no hook at all.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
+import type { JsonObject } from "../helpers/acp_harness.ts";
 import { isObject } from "../helpers/acp_harness.ts";
 import {
   exists,
@@ -24,20 +24,7 @@ import {
   withHookProject,
 } from "./hook_project.ts";
 import { ANSWER, CALLS, FILES, LOCAL_HOOKS, REPLIES, SETTINGS } from "./tool_hooks_scenario.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
-const reminder = (s: string) => `<system-reminder>\n${s}\n</system-reminder>`;
-
-/** Answers every permission request with allow_once, and keeps the ids asked about. */
-function allowAndRecord(agent: AcpHarness): Map<string, string[]> {
-  const asked = new Map<string, string[]>();
-  agent.onRequest("session/request_permission", (params) => {
-    const p = params as { sessionId: string; toolCall: { toolCallId: string } };
-    asked.set(p.sessionId, [...(asked.get(p.sessionId) ?? []), p.toolCall.toolCallId]);
-    return { outcome: { outcome: "selected", optionId: "allow_once" } };
-  });
-  return asked;
-}
+import { allowAndRecord, reminder, textPrompt as text } from "./e2e_project.ts";
 
 const useIds = (runs: readonly { payload: JsonObject }[]) => runs.map((r) => r.payload.tool_use_id);
 

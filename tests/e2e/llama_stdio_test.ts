@@ -13,9 +13,7 @@ import {
   writeToolCallModel,
 } from "../helpers/test_models.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { waitUntil, withE2eProject } from "./e2e_project.ts";
-
-const text = (prompt: string) => [{ type: "text", text: prompt }];
+import { textPrompt as text, waitUntil, withE2eProject } from "./e2e_project.ts";
 
 Deno.test("a text turn streams the model's exact reply and ends end_turn", async () => {
   await withE2eProject({}, async (p) => {

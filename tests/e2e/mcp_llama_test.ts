@@ -13,7 +13,7 @@ import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { livingGroupMembers, livingPids, livingPidsMatching } from "../hooks/process_probe.ts";
 import { startHttpFixture, stdioFixture } from "../mcp/fixture_servers.ts";
-import { waitUntil } from "./e2e_project.ts";
+import { allowAndRecord, reminder, textPrompt as text, waitUntil } from "./e2e_project.ts";
 import {
   finalUpdateOf,
   group,
@@ -27,26 +27,12 @@ import {
   withHookProject,
 } from "./hook_project.ts";
 
-const text = (prompt: string) => [{ type: "text", text: prompt }];
-const reminder = (s: string) => `<system-reminder>\n${s}\n</system-reminder>`;
-
 const ECHO = {
   toolName: "mcp__fixture__echo",
   params: { text: "hello over mcp" },
   answer: "The server echoed.",
 };
 const ECHOED = "echo: hello over mcp";
-
-/** Allows every call (allow_once) and keeps, per session, the call ids it was asked about. */
-function allowAndRecord(agent: AcpHarness): Map<string, string[]> {
-  const asked = new Map<string, string[]>();
-  agent.onRequest("session/request_permission", (params) => {
-    const p = params as { sessionId: string; toolCall: { toolCallId: string } };
-    asked.set(p.sessionId, [...(asked.get(p.sessionId) ?? []), p.toolCall.toolCallId]);
-    return { outcome: { outcome: "selected", optionId: "allow_once" } };
-  });
-  return asked;
-}
 
 /** `session/new` in `cwd` with these MCP servers; returns the session id. */
 async function newSessionWith(

@@ -5,6 +5,16 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { FIXTURE_SERVER_PATH } from "./fixture_server.ts";
 
+/** The fixture's tools as the model is offered them, in the order the server lists them. */
+export const FIXTURE_TOOL_NAMES: readonly string[] = [
+  "mcp__fixture__echo",
+  "mcp__fixture__slow",
+  "mcp__fixture__fail",
+  "mcp__fixture__crash",
+  "mcp__fixture__big",
+  "mcp__fixture__grow",
+];
+
 const DENO_CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
 /** The command line that starts the fixture server with `args`. */

@@ -402,7 +402,7 @@ const REFRESH_WAIT_MS = 2_000;
  * An error's message, with the SDK's schema failures (a JSON dump of zod issues) cut down to
  * "where: what" lines a user can read.
  */
-export function readableError(error: unknown): string {
+function readableError(error: unknown): string {
   const message = errorMessage(error);
   const dump = /^([^\[]*?):?\s*(\[[\s\S]*\])\s*$/.exec(message);
   if (!dump) return message;

@@ -8,7 +8,7 @@ import { mcpToolName } from "../../../src/agent/mcp/mcp_tool_name.ts";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../../helpers/assert.ts";
 import { livingPidsMatching } from "../../hooks/process_probe.ts";
-import { startHttpFixture, stdioFixture } from "../../mcp/fixture_servers.ts";
+import { FIXTURE_TOOL_NAMES, startHttpFixture, stdioFixture } from "../../mcp/fixture_servers.ts";
 import { RAW_SERVER_PATH } from "../../mcp/raw_server.ts";
 
 const NEVER = new AbortController().signal;
@@ -59,14 +59,7 @@ function marker(): string {
 Deno.test("a server's tools are offered as mcp__<server>__<tool> with their JSON schemas", async () => {
   await withServers([stdioFixture()], (servers) => {
     const definitions = servers.definitions();
-    assertEquals(definitions.map((d) => d.name), [
-      "mcp__fixture__echo",
-      "mcp__fixture__slow",
-      "mcp__fixture__fail",
-      "mcp__fixture__crash",
-      "mcp__fixture__big",
-      "mcp__fixture__grow",
-    ]);
+    assertEquals(definitions.map((d) => d.name), FIXTURE_TOOL_NAMES);
     const echo = definitions[0]!;
     assertEquals(echo.description, "Echoes the text back");
     assertEquals((echo.inputSchema as { required?: string[] }).required, ["text"]);
