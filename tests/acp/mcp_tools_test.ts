@@ -21,6 +21,12 @@ function rules(list: readonly { tool: string; decision: string }[]): readonly Pe
   return parsed.rules;
 }
 
+/** Every MCP tool runs without asking (most tests are about what happens after the policy). */
+const ALLOW_MCP = {
+  mode: "rule-based" as const,
+  rules: rules([{ tool: "mcp__.*", decision: "allow" }]),
+};
+
 /** Each step records what the model was given, then acts. */
 function recorded(requests: GenerateRequest[], steps: readonly Step[]) {
   return steppedModel(steps.map((step) => (r: GenerateRequest) => (requests.push(r), step(r))));
@@ -240,8 +246,7 @@ Deno.test("a server that fails to start is shown to the user; the session and it
 Deno.test("a server that crashes mid-session: the call fails, the user is told, the next prompt runs", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
-    mode: "rule-based",
-    rules: rules([{ tool: "mcp__.*", decision: "allow" }]),
+    ...ALLOW_MCP,
     mcpServers: [stdioFixture()],
     model: recorded(requests, [
       callTool("mcp__fixture__crash", {}),
@@ -263,8 +268,7 @@ Deno.test("a server that crashes mid-session: the call fails, the user is told, 
 Deno.test("a tool added mid-turn (tools/list_changed) is offered at the next generation", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
-    mode: "rule-based",
-    rules: rules([{ tool: "mcp__.*", decision: "allow" }]),
+    ...ALLOW_MCP,
     mcpServers: [stdioFixture()],
     model: recorded(requests, [
       callTool("mcp__fixture__grow", {}),
@@ -281,8 +285,7 @@ Deno.test("a tool added mid-turn (tools/list_changed) is offered at the next gen
 
 Deno.test("cancelling during a slow MCP call ends the turn at once as cancelled", async () => {
   await withInMemoryAgent({
-    mode: "rule-based",
-    rules: rules([{ tool: "mcp__.*", decision: "allow" }]),
+    ...ALLOW_MCP,
     mcpServers: [stdioFixture()],
     model: steppedModel([callTool("mcp__fixture__slow", { ms: 60_000 }), reply("never")]),
   }, async (t) => {
@@ -319,8 +322,7 @@ Deno.test("closing the session ends its MCP servers, children included", async (
 
 Deno.test("a loaded session replays its MCP calls and connects the servers it is given", async () => {
   await withInMemoryAgent({
-    mode: "rule-based",
-    rules: rules([{ tool: "mcp__.*", decision: "allow" }]),
+    ...ALLOW_MCP,
     mcpServers: [stdioFixture()],
     model: steppedModel([callTool("mcp__fixture__echo", { text: "hi" }), reply("done")]),
   }, async (t) => {
