@@ -13,6 +13,7 @@
  * stop the agent from starting rather than silently allow or deny the wrong thing.
  */
 import { z } from "zod";
+import { readConfigFile } from "../hooks/config_file.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { compileMatcher, type Matcher, matches } from "../hooks/matcher.ts";
 import { errorMessage } from "../error.ts";
@@ -47,7 +48,7 @@ export type LoadedRules =
 export async function loadPermissionRules(path: string): Promise<LoadedRules> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path);
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound ? "no such file" : errorMessage(error);
     return { ok: false, errors: [`Cannot load permission rules from "${path}": ${reason}`] };

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { errorMessage } from "../error.ts";
+import { readConfigFile } from "./config_file.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, type HookEventName, isHookEventName } from "./event_table.ts";
 import {
@@ -32,6 +33,7 @@ export interface LoadSettingsOptions {
   readonly cwd: string;
   /** `$HOME`; the user file is skipped when it is undefined or empty. */
   readonly home: string | undefined;
+  /** Default `readConfigFile`: regular files of at most 4 MiB; FIFOs and devices refused. */
   readonly readTextFile?: ReadTextFile;
 }
 
@@ -97,7 +99,7 @@ function claudeFile(dir: string, name: string): string {
 }
 
 export async function loadSettingsChain(options: LoadSettingsOptions): Promise<LoadedSettings> {
-  const read = options.readTextFile ?? Deno.readTextFile;
+  const read = options.readTextFile ?? readConfigFile;
   const chain = settingsChainPaths(options.cwd, options.home);
   // All opens at once: a cwd without `.claude` costs one round of failed opens.
   const texts = await Promise.all(chain.map(({ path }) => readOrMissing(read, path)));

@@ -1,0 +1,93 @@
+/**
+ * The one way configuration files are read (the settings chain, `acp --rules`): only regular
+ * files, at most `CONFIG_FILE_MAX_BYTES`, and never an open that waits. A symlink is followed, so
+ * a link to a regular file is fine and a link to `/dev/zero` is refused like `/dev/zero` itself.
+ *
+ * The type is checked on the path before opening, so a FIFO is never opened (opening one for
+ * reading waits for a writer), then again on the opened file, and at most the limit plus one
+ * byte is read whatever the size said, so a file swapped or growing between the checks is still
+ * refused or bounded. One race remains: a regular file replaced by a FIFO between the first check
+ * and the open makes the open wait for a writer, since Deno cannot open without blocking. Only
+ * someone who can already write the file's directory (and so its hooks, which run commands) can
+ * do that, so it is a hang they could cause anyway, not a way in.
+ */
+
+/** Claude Code's settings are a few KiB; a file this large is not a settings file. */
+export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A path that exists but is not a configuration file: a FIFO, a device, a directory, or a file
+ * over the limit. The message is the reason, to follow `Cannot read ...: `.
+ */
+export class ConfigFileRefused extends Error {
+  override readonly name = "ConfigFileRefused";
+}
+
+export interface ConfigFileOptions {
+  /** Default `CONFIG_FILE_MAX_BYTES`. */
+  readonly maxBytes?: number;
+}
+
+/**
+ * Reads a configuration file as UTF-8 (a byte order mark is kept, as `Deno.readTextFile` does).
+ * Throws `Deno.errors.NotFound` when the path (or a symlink's target) does not exist,
+ * `ConfigFileRefused` when it is not a regular file of at most the limit, and the error of the
+ * failed call otherwise (`Deno.errors.PermissionDenied`, ...).
+ */
+export async function readConfigFile(
+  path: string,
+  options: ConfigFileOptions = {},
+): Promise<string> {
+  const maxBytes = options.maxBytes ?? CONFIG_FILE_MAX_BYTES;
+  const before = await Deno.stat(path);
+  refuseUnlessRegular(before);
+  if (before.size > maxBytes) throw overLimit(maxBytes, before.size);
+  using file = await Deno.open(path, { read: true });
+  const opened = await file.stat();
+  refuseUnlessRegular(opened);
+  const bytes = await readAtMost(file, maxBytes + 1, opened.size);
+  if (bytes.byteLength > maxBytes) throw overLimit(maxBytes, undefined);
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+}
+
+function refuseUnlessRegular(info: Deno.FileInfo): void {
+  if (info.isFile) return;
+  throw new ConfigFileRefused(`it is ${kindOf(info)}, not a regular file`);
+}
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  return "something else";
+}
+
+function overLimit(maxBytes: number, size: number | undefined): ConfigFileRefused {
+  const limit = maxBytes % (1024 * 1024) === 0
+    ? `${maxBytes / (1024 * 1024)} MiB`
+    : `${maxBytes}-byte`;
+  const actual = size === undefined ? "" : ` (${size} bytes)`;
+  return new ConfigFileRefused(`it is over the ${limit} limit${actual}`);
+}
+
+/**
+ * Reads until end of file or `limit` bytes. `sizeHint` sizes the first buffer; it is only a hint
+ * (a /proc file says 0 and has content), so the buffer grows, never past `limit`.
+ */
+async function readAtMost(file: Deno.FsFile, limit: number, sizeHint: number): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(Math.max(sizeHint + 1, 4096), limit));
+  let length = 0;
+  while (length < limit) {
+    if (length === buffer.byteLength) {
+      const grown = new Uint8Array(Math.min(buffer.byteLength * 2, limit));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const read = await file.read(buffer.subarray(length));
+    if (read === null) break;
+    length += read;
+  }
+  return buffer.subarray(0, length);
+}
