@@ -1,6 +1,7 @@
 /**
  * `http` hooks: POST the payload, return the status and (capped) body as they are. Whether a
- * 2xx JSON body is an output is output parsing's job, not this file's.
+ * 2xx JSON body is an output is output parsing's job, not this file's. Redirects are followed
+ * only within the configured URL's origin, so expanded headers never reach another one.
  */
 import { errorMessage } from "../error.ts";
 import { handlerTimeoutMs } from "./command_handler.ts";
@@ -8,6 +9,7 @@ import { DEFAULT_CAPTURE_CAP_BYTES } from "./command_runner.ts";
 import type { HttpHandlerConfig } from "./handler_config.ts";
 import type { HandlerResult } from "./handler_result.ts";
 import type { HandlerContext, HookPayload } from "./handler_runner.ts";
+import { fetchSameOrigin, RedirectRefused } from "./same_origin_fetch.ts";
 
 export interface HttpHandlerOptions {
   readonly fetch?: typeof fetch;
@@ -34,7 +36,10 @@ export function expandHeaderValue(
   });
 }
 
-/** Runs one http hook; a timeout, cancel or network error is a `failed` result. */
+/**
+ * Runs one http hook; a timeout, cancel, network error or refused redirect is a `failed`
+ * result.
+ */
 export async function runHttpHandler(
   handler: HttpHandlerConfig,
   payload: HookPayload,
@@ -74,7 +79,7 @@ export async function runHttpHandler(
       headers.set(name, expandHeaderValue(value, handler.allowedEnvVars ?? [], env));
     }
     headers.set("Content-Type", "application/json");
-    const response = await (options.fetch ?? fetch)(handler.url, {
+    const response = await fetchSameOrigin(options.fetch ?? fetch, handler.url, {
       method: "POST",
       headers,
       body: JSON.stringify(payload),
@@ -88,7 +93,9 @@ export async function runHttpHandler(
     if (ended === undefined) {
       return failed(
         "network",
-        `HTTP hook request to "${handler.url}" failed: ${errorMessage(error)}`,
+        error instanceof RedirectRefused
+          ? error.message
+          : `HTTP hook request to "${handler.url}" failed: ${errorMessage(error)}`,
       );
     }
   } finally {
