@@ -2,11 +2,12 @@
  * Confinement of local file access: a tool's path is resolved against the session cwd, every
  * symlink in it is followed (a dangling one too: writing through it would create its target),
  * and the result must lie inside one of the allowed roots (the agent's launch cwd, `$HOME`, and a
- * session's `additionalDirectories`). The caller then touches the resolved path, never the one it
- * was given, so what was checked is what is accessed.
+ * session's `additionalDirectories`).
  *
- * This is a guard against a model wandering off, not a sandbox: a symlink swapped between the
- * check and the access is not defended against.
+ * A check by name alone can be raced: a directory on the path swapped for a symlink after the
+ * check leads the access elsewhere. The file tools therefore open files with
+ * `confinedOpener()` (confined_opener.ts), which verifies what was opened; this module gives it
+ * the check and the reasons for a refusal.
  */
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { errorMessage } from "../error.ts";
@@ -60,10 +61,18 @@ export async function confinePath(
     return resolved.denied ? { ok: false, reason: outside("it is", options.roots) } : resolved;
   }
   if (isInsideRoots(resolved.path, options.roots)) return resolved;
-  const where = resolved.path === resolve(options.cwd, path) && isAbsolute(path)
-    ? "it is"
-    : `it resolves to "${resolved.path}", which is`;
-  return { ok: false, reason: outside(where, options.roots) };
+  return { ok: false, reason: outsideReason(path, resolved.path, options) };
+}
+
+/** Why `path`, which resolved to `resolved` outside the roots, is refused. */
+export function outsideReason(
+  path: string,
+  resolved: string,
+  options: { readonly cwd: string; readonly roots: readonly string[] },
+): string {
+  return resolved === resolve(options.cwd, path) && isAbsolute(path)
+    ? outside("it is", options.roots)
+    : outside(`it resolves to "${resolved}", which is`, options.roots);
 }
 
 function outside(where: string, roots: readonly string[]): string {

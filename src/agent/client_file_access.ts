@@ -4,6 +4,11 @@
  * included, and writes land in the editor. Paths are made absolute against the session cwd, as
  * ACP requires; they are not confined to the allowed roots here: the client owns its files and
  * decides what it serves.
+ *
+ * A check the agent makes before the request (the tool set checks paths against the roots)
+ * cannot be made one step with the client's open: the client opens by name, in its own process,
+ * perhaps on another machine, and ACP has no way to hand it a verified descriptor. A directory
+ * on the path swapped for a symlink between the two is the client's to defend.
  */
 import { resolve } from "node:path";
 import { z } from "zod";

@@ -1,16 +1,16 @@
 /**
  * File tools on the agent's own disk, for clients without the `fs` capabilities. Every path is
- * confined to the allowed roots first (allowed_roots.ts) and the resolved path is the one
- * touched.
+ * confined to the allowed roots (allowed_roots.ts) by the open itself (confined_opener.ts): what
+ * was checked is what is read or written, even if the path is swapped under it.
  *
  * Reads are UTF-8 only and bounded in size: the model cannot use a binary file, and a huge one
  * would only fill its context (the shell tool can page through it). Writes replace the whole file
  * in place (keeping its mode and links) and create missing parent directories, as Claude Code's
- * Write does; the parents are inside the roots because the check resolves them.
+ * Write does. Only regular files: a FIFO would hang the call and a device is no text file.
  */
-import { dirname } from "node:path";
 import { errorMessage } from "../error.ts";
-import { confinePath } from "./allowed_roots.ts";
+import type { ConfinedFile, ConfinedOpener } from "./confined_file.ts";
+import { confinedOpener } from "./confined_opener.ts";
 import {
   type FileAccess,
   type FileAccessFailure,
@@ -29,6 +29,8 @@ export interface LocalFileAccessOptions {
   /** Resolved allowed roots (see `allowedRoots`). */
   readonly roots: readonly string[];
   readonly maxReadBytes?: number;
+  /** How files are opened: by default the best this process has (see `confinedOpener`). */
+  readonly opener?: ConfinedOpener;
 }
 
 export class LocalFileAccess implements FileAccess {
@@ -40,21 +42,19 @@ export class LocalFileAccess implements FileAccess {
       failure,
       message: `Cannot read "${path}": ${reason}`,
     });
-    const confined = await confinePath(path, this.options);
-    if (!confined.ok) return fail("refused", confined.reason);
     const maxBytes = this.options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
     let bytes: Uint8Array;
     try {
-      const info = await Deno.stat(confined.path);
-      if (info.isDirectory) return fail("failed", "it is a directory");
-      if (info.size > maxBytes) {
-        return fail(
-          "failed",
-          `it is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit for reading ` +
-            "a file whole (use the shell tool to look at parts of it)",
-        );
+      if (options.signal?.aborted) return fail("cancelled", "cancelled");
+      const opened = await this.#opener().openRead(path, this.options);
+      if (!opened.ok) return fail(opened.failure, opened.reason);
+      try {
+        const read = await readUpTo(opened.file, maxBytes, options.signal);
+        if (!read.whole) return fail("failed", tooBig(read.size, maxBytes));
+        bytes = read.bytes;
+      } finally {
+        opened.file.close();
       }
-      bytes = await Deno.readFile(confined.path, { signal: options.signal });
     } catch (error) {
       return fail(failureOf(error, options.signal), describeFsError(error));
     }
@@ -77,16 +77,74 @@ export class LocalFileAccess implements FileAccess {
       failure,
       message: `Cannot write "${path}": ${reason}`,
     });
-    const confined = await confinePath(path, this.options);
-    if (!confined.ok) return fail("refused", confined.reason);
     try {
-      await Deno.mkdir(dirname(confined.path), { recursive: true });
-      await Deno.writeTextFile(confined.path, content, { signal: options.signal });
+      // Before the open, which empties the file.
+      if (options.signal?.aborted) return fail("cancelled", "cancelled");
+      const opened = await this.#opener().openWrite(path, this.options);
+      if (!opened.ok) return fail(opened.failure, opened.reason);
+      try {
+        await writeAll(opened.file, new TextEncoder().encode(content), options.signal);
+      } finally {
+        opened.file.close();
+      }
     } catch (error) {
       return fail(failureOf(error, options.signal), describeFsError(error));
     }
     return { ok: true };
   }
+
+  #opener(): ConfinedOpener {
+    return this.options.opener ?? confinedOpener();
+  }
+}
+
+/** Reading in steps lets a cancel stop a big file part way. */
+const READ_STEP_BYTES = 1024 * 1024;
+
+type ReadUpTo =
+  | { readonly whole: true; readonly bytes: Uint8Array }
+  /** Over the limit: `size` is what is known of it (it may have grown since it was opened). */
+  | { readonly whole: false; readonly size: number };
+
+/** The whole file, unless it is over `maxBytes` (it may grow after it was opened). */
+async function readUpTo(
+  file: ConfinedFile,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<ReadUpTo> {
+  if (file.size > maxBytes) return { whole: false, size: file.size };
+  // One byte more than expected, so the end shows without growing the buffer.
+  let buffer = new Uint8Array(file.size + 1);
+  let length = 0;
+  while (true) {
+    if (signal?.aborted) throw new DOMException("The read was cancelled", "AbortError");
+    if (length === buffer.length) {
+      const grown = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const end = Math.min(buffer.length, length + READ_STEP_BYTES);
+    const count = await file.read(buffer.subarray(length, end));
+    if (count === 0) return { whole: true, bytes: buffer.subarray(0, length) };
+    length += count;
+    if (length > maxBytes) return { whole: false, size: length };
+  }
+}
+
+async function writeAll(
+  file: ConfinedFile,
+  bytes: Uint8Array,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  for (let written = 0; written < bytes.length;) {
+    if (signal?.aborted) throw new DOMException("The write was cancelled", "AbortError");
+    written += await file.write(bytes.subarray(written, written + READ_STEP_BYTES));
+  }
+}
+
+function tooBig(size: number, maxBytes: number): string {
+  return `it is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for reading ` +
+    "a file whole (use the shell tool to look at parts of it)";
 }
 
 function failureOf(error: unknown, signal: AbortSignal | undefined): FileAccessFailure {

@@ -1,12 +1,33 @@
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { allowedRoots } from "../../src/agent/allowed_roots.ts";
+import type { ConfinedOpener } from "../../src/agent/confined_file.ts";
+import { DescriptorOpener } from "../../src/agent/descriptor_opener.ts";
 import { sliceLines } from "../../src/agent/file_access.ts";
+import { loadLibc } from "../../src/agent/libc.ts";
 import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
+import { PathOpener } from "../../src/agent/path_opener.ts";
 import { withTempDir } from "./temp_dir.ts";
 
-async function access(project: string, maxReadBytes?: number) {
+/** Every behaviour below holds whichever way files are opened. */
+const libc = loadLibc();
+const OPENERS: ReadonlyArray<readonly [string, ConfinedOpener | undefined]> = [
+  ["descriptors", libc === undefined ? undefined : new DescriptorOpener(libc)],
+  ["fallback", new PathOpener()],
+];
+
+function eachOpener(name: string, fn: (opener: ConfinedOpener) => Promise<void>): void {
+  for (const [way, opener] of OPENERS) {
+    Deno.test({
+      name: `${name} (${way})`,
+      ignore: opener === undefined,
+      fn: () => opener === undefined ? Promise.resolve() : fn(opener),
+    });
+  }
+}
+
+async function access(project: string, opener: ConfinedOpener, maxReadBytes?: number) {
   const roots = await allowedRoots({ launchCwd: project, home: undefined });
-  return new LocalFileAccess({ cwd: project, roots, maxReadBytes });
+  return new LocalFileAccess({ cwd: project, roots, maxReadBytes, opener });
 }
 
 const FIVE_LINES = "one\ntwo\nthree\nfour\nfive\n";
@@ -20,9 +41,9 @@ Deno.test("sliceLines keeps line endings and counts lines from 1", () => {
   assertEquals(sliceLines("a\r\nb\r\nc", 2, 5), "b\r\nc");
 });
 
-Deno.test("a local read returns the whole file, or the lines asked for", async () => {
+eachOpener("a local read returns the whole file, or the lines asked for", async (opener) => {
   await withTempDir({ "p/notes.txt": FIVE_LINES }, async (base) => {
-    const files = await access(`${base}/p`);
+    const files = await access(`${base}/p`, opener);
     assertEquals(await files.readTextFile("notes.txt"), { ok: true, content: FIVE_LINES });
     assertEquals(await files.readTextFile(`${base}/p/notes.txt`, { line: 3, limit: 2 }), {
       ok: true,
@@ -31,39 +52,42 @@ Deno.test("a local read returns the whole file, or the lines asked for", async (
   });
 });
 
-Deno.test("a missing file, a directory, a binary file and a big file are clear failures", async () => {
-  await withTempDir({ "p/dir/x.txt": "x" }, async (base) => {
-    await Deno.writeFile(`${base}/p/image.bin`, new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
-    await Deno.writeTextFile(`${base}/p/big.txt`, "x".repeat(2048));
-    const files = await access(`${base}/p`, 1024);
-    assertEquals(await files.readTextFile("missing.txt"), {
-      ok: false,
-      failure: "not_found",
-      message: 'Cannot read "missing.txt": no such file',
+eachOpener(
+  "a missing file, a directory, a binary file and a big file are clear failures",
+  async (opener) => {
+    await withTempDir({ "p/dir/x.txt": "x" }, async (base) => {
+      await Deno.writeFile(`${base}/p/image.bin`, new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+      await Deno.writeTextFile(`${base}/p/big.txt`, "x".repeat(2048));
+      const files = await access(`${base}/p`, opener, 1024);
+      assertEquals(await files.readTextFile("missing.txt"), {
+        ok: false,
+        failure: "not_found",
+        message: 'Cannot read "missing.txt": no such file',
+      });
+      assertEquals(await files.readTextFile("dir"), {
+        ok: false,
+        failure: "failed",
+        message: 'Cannot read "dir": it is a directory',
+      });
+      assertEquals(await files.readTextFile("image.bin"), {
+        ok: false,
+        failure: "failed",
+        message: 'Cannot read "image.bin": it is not a UTF-8 text file',
+      });
+      assertEquals(await files.readTextFile("big.txt"), {
+        ok: false,
+        failure: "failed",
+        message: 'Cannot read "big.txt": it is 2.0 KiB, over the 1.0 KiB limit for reading a ' +
+          "file whole (use the shell tool to look at parts of it)",
+      });
     });
-    assertEquals(await files.readTextFile("dir"), {
-      ok: false,
-      failure: "failed",
-      message: 'Cannot read "dir": it is a directory',
-    });
-    assertEquals(await files.readTextFile("image.bin"), {
-      ok: false,
-      failure: "failed",
-      message: 'Cannot read "image.bin": it is not a UTF-8 text file',
-    });
-    assertEquals(await files.readTextFile("big.txt"), {
-      ok: false,
-      failure: "failed",
-      message: 'Cannot read "big.txt": it is 2.0 KiB, over the 1.0 KiB limit for reading a ' +
-        "file whole (use the shell tool to look at parts of it)",
-    });
-  });
-});
+  },
+);
 
-Deno.test("a read or write outside the roots is refused and touches nothing", async () => {
+eachOpener("a read or write outside the roots is refused and touches nothing", async (opener) => {
   await withTempDir({ "p/a.txt": "a", "outside/secret.txt": "secret" }, async (base) => {
     await Deno.symlink(`${base}/outside`, `${base}/p/out`);
-    const files = await access(`${base}/p`);
+    const files = await access(`${base}/p`, opener);
     const read = await files.readTextFile("../outside/secret.txt");
     assertEquals(read, {
       ok: false,
@@ -83,22 +107,137 @@ Deno.test("a read or write outside the roots is refused and touches nothing", as
   });
 });
 
-Deno.test("a local write replaces the file, or creates it with missing parent dirs", async () => {
-  await withTempDir({ "p/a.txt": "old\n" }, async (base) => {
-    const files = await access(`${base}/p`);
-    assertEquals(await files.writeTextFile("a.txt", "new\n"), { ok: true });
-    assertEquals(await Deno.readTextFile(`${base}/p/a.txt`), "new\n");
-    assertEquals(await files.writeTextFile("src/deep/b.ts", "export {};\n"), { ok: true });
-    assertEquals(await Deno.readTextFile(`${base}/p/src/deep/b.ts`), "export {};\n");
-  });
-});
+eachOpener(
+  "a local write replaces the file, or creates it with missing parent dirs",
+  async (opener) => {
+    await withTempDir({ "p/a.txt": "old\n" }, async (base) => {
+      const files = await access(`${base}/p`, opener);
+      assertEquals(await files.writeTextFile("a.txt", "new\n"), { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/p/a.txt`), "new\n");
+      assertEquals(await files.writeTextFile("src/deep/b.ts", "export {};\n"), { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/p/src/deep/b.ts`), "export {};\n");
+    });
+  },
+);
 
-Deno.test("a write through an inside symlink lands on its target", async () => {
+eachOpener("a write through an inside symlink lands on its target", async (opener) => {
   await withTempDir({ "p/real.txt": "old" }, async (base) => {
     await Deno.symlink(`${base}/p/real.txt`, `${base}/p/alias.txt`);
-    const files = await access(`${base}/p`);
+    const files = await access(`${base}/p`, opener);
     assertEquals(await files.writeTextFile("alias.txt", "new"), { ok: true });
     assertEquals(await Deno.readTextFile(`${base}/p/real.txt`), "new");
     assert((await Deno.lstat(`${base}/p/alias.txt`)).isSymlink);
   });
 });
+
+eachOpener(
+  "a symlink from one root into another is followed, for reads and writes",
+  async (opener) => {
+    await withTempDir({ "p/a.txt": "a", "q/data/x.txt": "x\n" }, async (base) => {
+      await Deno.symlink(`${base}/q/data`, `${base}/p/q_data`);
+      const roots = await allowedRoots({
+        launchCwd: `${base}/p`,
+        home: undefined,
+        additionalDirectories: [`${base}/q`],
+      });
+      const files = new LocalFileAccess({ cwd: `${base}/p`, roots, opener });
+      assertEquals(await files.readTextFile("q_data/x.txt"), { ok: true, content: "x\n" });
+      assertEquals(await files.writeTextFile("q_data/new/y.txt", "y\n"), { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/q/data/new/y.txt`), "y\n");
+    });
+  },
+);
+
+eachOpener("a missing file outside the roots is refused, not reported missing", async (opener) => {
+  await withTempDir({ "p/a.txt": "a", "outside/x.txt": "x" }, async (base) => {
+    const files = await access(`${base}/p`, opener);
+    assertEquals(await files.readTextFile("../outside/none.txt"), {
+      ok: false,
+      failure: "refused",
+      message: `Cannot read "../outside/none.txt": it resolves to "${base}/outside/none.txt", ` +
+        `which is outside the allowed directories ("${base}/p")`,
+    });
+    await Deno.symlink(`${base}/outside/gone.txt`, `${base}/p/dangling.txt`);
+    const dangling = await files.readTextFile("dangling.txt");
+    assertEquals(dangling.ok ? "read" : dangling.failure, "refused");
+  });
+});
+
+eachOpener("an overwrite keeps the file's mode and its hard links", async (opener) => {
+  await withTempDir({ "p/script.sh": "old\n" }, async (base) => {
+    await Deno.chmod(`${base}/p/script.sh`, 0o750);
+    await Deno.link(`${base}/p/script.sh`, `${base}/p/linked.sh`);
+    const files = await access(`${base}/p`, opener);
+    assertEquals(await files.writeTextFile("script.sh", "new\n"), { ok: true });
+    assertEquals((await Deno.stat(`${base}/p/script.sh`)).mode! & 0o777, 0o750);
+    assertEquals(await Deno.readTextFile(`${base}/p/linked.sh`), "new\n");
+  });
+});
+
+eachOpener("writing over a directory, or below a file, is a clear failure", async (opener) => {
+  await withTempDir({ "p/dir/x.txt": "x", "p/file.txt": "f" }, async (base) => {
+    const files = await access(`${base}/p`, opener);
+    assertEquals(await files.writeTextFile("dir", "x"), {
+      ok: false,
+      failure: "failed",
+      message: 'Cannot write "dir": it is a directory',
+    });
+    assertEquals(await files.writeTextFile(".", "x"), {
+      ok: false,
+      failure: "failed",
+      message: 'Cannot write ".": it is a directory',
+    });
+    const below = await files.writeTextFile("file.txt/new/y.txt", "y");
+    assert(!below.ok);
+    assertStringIncludes(below.message, "a part of the path is not a directory");
+    assertEquals(await Deno.readTextFile(`${base}/p/file.txt`), "f");
+  });
+});
+
+eachOpener("a FIFO is refused at once for reading and writing, not waited on", async (opener) => {
+  await withTempDir({ "p/a.txt": "a" }, async (base) => {
+    const made = await new Deno.Command("mkfifo", { args: [`${base}/p/pipe`] }).output();
+    assert(made.success, "mkfifo failed");
+    const files = await access(`${base}/p`, opener);
+    assertEquals(await files.readTextFile("pipe"), {
+      ok: false,
+      failure: "failed",
+      message: 'Cannot read "pipe": it is not a regular file',
+    });
+    assertEquals(await files.writeTextFile("pipe", "x"), {
+      ok: false,
+      failure: "failed",
+      message: 'Cannot write "pipe": it is not a regular file',
+    });
+  });
+});
+
+eachOpener("an aborted signal cancels before the file is read or emptied", async (opener) => {
+  await withTempDir({ "p/a.txt": "keep\n" }, async (base) => {
+    const files = await access(`${base}/p`, opener);
+    const signal = AbortSignal.abort();
+    assertEquals(await files.readTextFile("a.txt", { signal }), {
+      ok: false,
+      failure: "cancelled",
+      message: 'Cannot read "a.txt": cancelled',
+    });
+    assertEquals(await files.writeTextFile("a.txt", "gone", { signal }), {
+      ok: false,
+      failure: "cancelled",
+      message: 'Cannot write "a.txt": cancelled',
+    });
+    assertEquals(await Deno.readTextFile(`${base}/p/a.txt`), "keep\n");
+  });
+});
+
+eachOpener(
+  "a file bigger than the limit in steps is read whole up to the limit",
+  async (opener) => {
+    await withTempDir({ "p/a.txt": "a" }, async (base) => {
+      const big = "0123456789abcdef".repeat(256 * 1024);
+      await Deno.writeTextFile(`${base}/p/big.txt`, big);
+      const files = await access(`${base}/p`, opener, big.length);
+      assertEquals(await files.readTextFile("big.txt"), { ok: true, content: big });
+    });
+  },
+);
