@@ -1,14 +1,15 @@
 /**
  * `llama-agent acp`: the Agent Client Protocol agent on stdio. Stdout carries protocol messages
- * only; progress and logs go to stderr. It runs until the client closes stdin.
+ * only; progress and logs go to stderr. It runs until the client closes stdin, and answers what
+ * it had read by then before it exits (framing and order: `stdio_stream.ts`).
  */
-import * as acp from "@agentclientprotocol/sdk";
 import { resolve } from "node:path";
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../acp/stdio_stream.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
@@ -41,6 +42,10 @@ const spec: CommandSpec = {
   summary: "run the ACP agent on stdio (for editors such as Zed)",
   description:
     "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
+    "A line longer than --max-line-bytes is discarded and answered with a -32600 error.\n" +
+    "Requests are handled in the order they arrive: none starts before initialize is answered.\n" +
+    "When stdin ends, every request already read is answered (a running prompt is cancelled)\n" +
+    "before the agent exits.\n" +
     "Without --model, a small instruct model is fetched once into the user's cache:\n" +
     `  ${DEFAULT_MODEL_URI}\n` +
     "Offline, pass --model PATH to a local GGUF file.\n" +
@@ -109,6 +114,13 @@ const spec: CommandSpec = {
         DEFAULT_MCP_CALL_TIMEOUT_MS / 1000
       })`,
     },
+    {
+      name: "max-line-bytes",
+      type: "string",
+      valueName: "N",
+      description:
+        `Longest stdin line (one message) in bytes, at most ${MAX_LINE_BYTES_LIMIT} (default: ${DEFAULT_MAX_LINE_BYTES}, 32 MiB)`,
+    },
   ],
   positionals: [],
   examples: [
@@ -134,6 +146,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       "max-tool-rounds",
       "mcp-start-timeout",
       "mcp-call-timeout",
+      "max-line-bytes",
     ]
   ) {
     const value = text(name);
@@ -146,6 +159,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         io,
         `--${name} must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds, got ${value}`,
       ).exitCode;
+    }
+    if (name === "max-line-bytes" && Number(value) > MAX_LINE_BYTES_LIMIT) {
+      return fail(io, `--max-line-bytes must be at most ${MAX_LINE_BYTES_LIMIT}, got ${value}`)
+        .exitCode;
     }
     numbers[name] = Number(value);
   }
@@ -216,7 +233,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     log,
   };
   const agent = createAgentApp(config);
-  const connection = agent.app.connect(acp.ndJsonStream(io.stdoutStream(), io.stdinStream()));
+  const connection = agent.app.connect(
+    stdioStream(io.stdoutStream(), io.stdinStream(), {
+      maxLineBytes: numbers["max-line-bytes"],
+      log,
+    }),
+  );
   const stopListening = io.onTermination(() => connection.close());
   await connection.closed;
   stopListening();

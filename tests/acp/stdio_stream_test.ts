@@ -1,0 +1,325 @@
+/**
+ * The stdio stream in memory, between byte pipes and a real SDK agent: framing, the order in which
+ * messages reach the agent, and what happens when stdin ends.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { isObject, type JsonObject } from "../helpers/json_object.ts";
+import { stdioStream, type StdioStreamOptions } from "../../src/acp/stdio_stream.ts";
+
+const INITIALIZE_RESPONSE = {
+  protocolVersion: 1,
+  agentCapabilities: {},
+  authMethods: [],
+};
+
+type AgentApp = ReturnType<typeof acp.agent>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Pipes {
+  /** Writes text to the agent's stdin as one chunk. */
+  write(text: string): Promise<void>;
+  writeBytes(bytes: Uint8Array): Promise<void>;
+  /** Closes the agent's stdin. */
+  end(): Promise<void>;
+  /** Every message the agent wrote so far. */
+  readonly out: JsonObject[];
+  /** Waits for the agent's answer to `id`. */
+  answer(id: unknown): Promise<JsonObject>;
+  /** Resolves when the agent's connection has closed and its stdout is read. */
+  readonly closed: Promise<void>;
+  readonly connection: { close(): void };
+  readonly log: string[];
+}
+
+/** Connects `app` to in-memory stdin and stdout through the stdio stream. */
+function connect(app: AgentApp, options: StdioStreamOptions = {}): Pipes {
+  const stdin = new TransformStream<Uint8Array, Uint8Array>();
+  const stdout = new TransformStream<Uint8Array, Uint8Array>();
+  const log: string[] = [];
+  const connection = app.connect(
+    stdioStream(stdout.writable, stdin.readable, { log: (line) => log.push(line), ...options }),
+  );
+  const writer = stdin.writable.getWriter();
+  const out: JsonObject[] = [];
+  const waiting = new Set<() => void>();
+  const reader = stdout.readable.getReader();
+  const reading = (async () => {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    while (true) {
+      const { done, value: chunk } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const message: unknown = JSON.parse(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        if (isObject(message)) out.push(message);
+        for (const check of waiting) check();
+      }
+    }
+  })();
+  const closed = connection.closed.then(async () => {
+    await writer.close().catch(() => {});
+    // The stream keeps stdout, as a process does until it exits: what it wrote is read by now.
+    await sleep(0);
+    await reader.cancel();
+    await reading;
+  });
+  return {
+    write: (text) => writer.write(new TextEncoder().encode(text)),
+    writeBytes: (bytes) => writer.write(bytes),
+    end: () => writer.close().catch(() => {}),
+    out,
+    answer: (id) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = out.find((message) => !("method" in message) && message.id === id);
+          if (found) {
+            waiting.delete(check);
+            resolve(found);
+          }
+        };
+        waiting.add(check);
+        check();
+        closed.then(() => {
+          check();
+          reject(new Error(`No answer to ${JSON.stringify(id)}: ${JSON.stringify(out)}`));
+        });
+      }),
+    closed,
+    connection,
+    log,
+  };
+}
+
+const line = (message: unknown) => JSON.stringify(message) + "\n";
+const request = (id: unknown, method: string, params: unknown = {}) =>
+  line({ jsonrpc: "2.0", id, method, params });
+const initialize = (id: unknown = 1) =>
+  request(id, "initialize", { protocolVersion: 1, clientCapabilities: {} });
+
+Deno.test("a request written with initialize waits for initialize's answer", async () => {
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", async () => {
+      await sleep(20);
+      return INITIALIZE_RESPONSE;
+    })
+    .onRequest("session/list", () => ({ sessions: [] }));
+  const pipes = connect(app);
+  await pipes.write(initialize() + request(2, "session/list"));
+  assertEquals((await pipes.answer(2)).result, { sessions: [] });
+  assertEquals(pipes.out.map((message) => message.id), [1, 2]);
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("at EOF every request already read is answered before the connection closes", async () => {
+  let closedEarly = false;
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/list", async () => {
+      await sleep(30);
+      return { sessions: [] };
+    });
+  const pipes = connect(app);
+  pipes.closed.then(() => (closedEarly = pipes.out.length < 3));
+  await pipes.write(initialize() + request(2, "session/list") + request(3, "session/list"));
+  await pipes.end();
+  await pipes.closed;
+  assertEquals(closedEarly, false);
+  assertEquals(pipes.out.map((message) => [message.id, "result" in message]), [
+    [1, true],
+    [2, true],
+    [3, true],
+  ]);
+});
+
+Deno.test("at EOF a running prompt gets session/cancel, and its answer goes out", async () => {
+  const cancelled = Promise.withResolvers<void>();
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/prompt", async () => {
+      await cancelled.promise;
+      return { stopReason: "cancelled" as const };
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      if (params.sessionId === "s1") cancelled.resolve();
+    });
+  const pipes = connect(app);
+  await pipes.write(initialize() + request(2, "session/prompt", { sessionId: "s1", prompt: [] }));
+  await pipes.end();
+  assertEquals((await pipes.answer(2)).result, { stopReason: "cancelled" });
+  await pipes.closed;
+});
+
+Deno.test("session/cancel reaches the agent while a prompt runs", async () => {
+  const cancelled = Promise.withResolvers<void>();
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/prompt", async () => {
+      await cancelled.promise;
+      return { stopReason: "cancelled" as const };
+    })
+    .onNotification("session/cancel", () => cancelled.resolve());
+  const pipes = connect(app);
+  await pipes.write(initialize());
+  await pipes.answer(1);
+  await pipes.write(request(2, "session/prompt", { sessionId: "s1", prompt: [] }));
+  await sleep(10);
+  await pipes.write(
+    line({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "s1" } }),
+  );
+  assertEquals((await pipes.answer(2)).result, { stopReason: "cancelled" });
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("at EOF the agent's own requests to the client fail at once", async () => {
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/list", async ({ client }) => {
+      try {
+        await client.request("fs/read_text_file", { sessionId: "s", path: "/x" });
+        return { sessions: [] };
+      } catch (error) {
+        throw new acp.RequestError(-32603, `Read failed: ${(error as Error).message}`);
+      }
+    });
+  const pipes = connect(app);
+  await pipes.write(initialize());
+  await pipes.answer(1);
+  await pipes.write(request(2, "session/list"));
+  await new Promise<void>((resolve) => {
+    const poll = () =>
+      pipes.out.some((m) => m.method === "fs/read_text_file") ? resolve() : setTimeout(poll, 1);
+    poll();
+  });
+  await pipes.end();
+  const answer = await pipes.answer(2);
+  assert(isObject(answer.error), JSON.stringify(answer));
+  assertStringIncludes(String(answer.error.message), "the client closed the agent's stdin");
+  await pipes.closed;
+});
+
+Deno.test("at EOF a request not answered within the limit is answered with an error, once", async () => {
+  const release = Promise.withResolvers<void>();
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/list", async () => {
+      await release.promise;
+      return { sessions: [] };
+    });
+  const pipes = connect(app, { answerLimitMs: 30 });
+  await pipes.write(initialize() + request("slow", "session/list"));
+  await pipes.end();
+  await pipes.closed;
+  release.resolve();
+  await sleep(10);
+  const answers = pipes.out.filter((message) => message.id === "slow");
+  assertEquals(answers.length, 1);
+  const [answer] = answers;
+  assert(isObject(answer?.error), JSON.stringify(answers));
+  assertEquals(answer.error.code, -32603);
+  assertStringIncludes(String(answer.error.message), 'Cannot finish "session/list"');
+  assertStringIncludes(pipes.log.join("\n"), "1 request(s) were not answered within 30 ms");
+});
+
+Deno.test("a line over the limit is answered with its id when its start shows one, else null", async () => {
+  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
+  const pipes = connect(app, { maxLineBytes: 200 });
+  const pad = "x".repeat(300);
+  const tooLong = line({ jsonrpc: "2.0", id: 5, method: "session/prompt", params: { pad } });
+  await pipes.write(
+    tooLong + line({ jsonrpc: "2.0", method: "session/prompt", params: { pad }, id: 6 }) +
+      initialize(7),
+  );
+  const lineBytes = tooLong.length - 1;
+  const withId = await pipes.answer(5);
+  assert(isObject(withId.error), JSON.stringify(withId));
+  assertEquals(withId.error.code, -32600);
+  assertStringIncludes(String(withId.error.message), "over the 200 byte limit");
+  assertEquals(withId.error.data, { maxLineBytes: 200, lineBytes });
+  const withoutId = await pipes.answer(null);
+  assert(isObject(withoutId.error), JSON.stringify(withoutId));
+  assertEquals(withoutId.error.code, -32600);
+  assert(isObject((await pipes.answer(7)).result));
+  assertStringIncludes(
+    pipes.log.join("\n"),
+    `Discarded a "session/prompt" message of ${lineBytes} bytes`,
+  );
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("a client's answer over the limit fails the agent's request it answers", async () => {
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/list", async ({ client }) => {
+      try {
+        await client.request("fs/read_text_file", { sessionId: "s", path: "/x" });
+        return { sessions: [] };
+      } catch (error) {
+        throw new acp.RequestError(-32603, `Read failed: ${(error as Error).message}`);
+      }
+    });
+  const pipes = connect(app, { maxLineBytes: 200 });
+  await pipes.write(initialize() + request(2, "session/list"));
+  let asked: JsonObject | undefined;
+  while (!(asked = pipes.out.find((m) => m.method === "fs/read_text_file"))) await sleep(1);
+  await pipes.write(line({ jsonrpc: "2.0", id: asked.id, result: { content: "y".repeat(500) } }));
+  const answer = await pipes.answer(2);
+  assert(isObject(answer.error), JSON.stringify(answer));
+  assertStringIncludes(String(answer.error.message), "Read failed: Message too long");
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("malformed lines are answered and the connection stays up", async () => {
+  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
+  const pipes = connect(app);
+  await pipes.write("{not json\n");
+  await pipes.write("[1,2]\n");
+  await pipes.write('{"id":3,"method":"initialize"}\n');
+  await pipes.write("  \r\n");
+  await pipes.write(initialize(4));
+  assert(isObject((await pipes.answer(4)).result));
+  const errors = pipes.out.filter((message) => isObject(message.error)).map((message) => [
+    message.id,
+    isObject(message.error) && message.error.code,
+  ]);
+  assertEquals(errors, [[null, -32700], [null, -32600], [3, -32600]]);
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("a line that is not UTF-8 is a parse error", async () => {
+  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
+  const pipes = connect(app);
+  await pipes.writeBytes(Uint8Array.of(0x22, 0xc3, 0x28, 0x22, 0x0a));
+  const answer = await pipes.answer(null);
+  assert(isObject(answer.error), JSON.stringify(answer));
+  assertEquals(answer.error.code, -32700);
+  assertStringIncludes(String(answer.error.message), "not valid UTF-8");
+  await pipes.end();
+  await pipes.closed;
+});
+
+Deno.test("closing the connection stops reading stdin, even while requests are open", async () => {
+  const release = Promise.withResolvers<void>();
+  const app = acp.agent({ name: "test" })
+    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+    .onRequest("session/list", async () => {
+      await release.promise;
+      return { sessions: [] };
+    });
+  const pipes = connect(app);
+  await pipes.write(initialize() + request(2, "session/list"));
+  await pipes.answer(1);
+  await pipes.end();
+  pipes.connection.close();
+  await pipes.closed;
+  release.resolve();
+});
