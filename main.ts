@@ -6,6 +6,8 @@ import { runCli } from "./src/cli/run_cli.ts";
 import { describePermissionError } from "./src/cli/permission_error.ts";
 import { homeAccessProblem } from "./src/cli/home_access.ts";
 import type { CliIo } from "./src/cli/command_spec.ts";
+import { installOrphanGuard } from "./src/hooks/guard_group.ts";
+import { createOrphanGuard } from "./src/hooks/orphan_guard.ts";
 
 const encoder = new TextEncoder();
 
@@ -55,6 +57,16 @@ function writeAll(stream: typeof Deno.stdout, text: string): void {
 // Windows has no HOME; llama-agent's files (settings, transcripts, caches) go under the profile.
 if (Deno.build.os === "windows" && !Deno.env.get("HOME") && Deno.env.get("USERPROFILE")) {
   Deno.env.set("HOME", Deno.env.get("USERPROFILE")!);
+}
+
+// Whatever kills the agent, even SIGKILL, ends the process groups it started. The supervisor
+// starts with the first group, so commands that start none (--version, lint) pay nothing.
+if (Deno.build.os !== "windows") {
+  const stateHome = Deno.env.get("XDG_STATE_HOME") || `${Deno.env.get("HOME") ?? "."}/.local/state`;
+  installOrphanGuard(createOrphanGuard({
+    dir: `${stateHome}/llama-agent`,
+    onFailure: (message) => io.stderr(`llama-agent: ${message}\n`),
+  }));
 }
 
 let code: number;

@@ -5,6 +5,7 @@
  */
 import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
+import { guardGroup } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
 /** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
@@ -81,6 +82,8 @@ export const runCommand: CommandRunner = async (options) => {
   }
 
   const group = child.pid;
+  // Until the group is over, the agent's death (even SIGKILL) ends it too.
+  const releaseGroup = guardGroup(group);
   const stdout = capture(child.stdout, options.stdoutCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
   const stderr = capture(child.stderr, options.stderrCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
   const stdinWritten = writeAndClose(child.stdin, options.stdin ?? new Uint8Array());
@@ -141,6 +144,7 @@ export const runCommand: CommandRunner = async (options) => {
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     // Only a process that left the group can still hold stdin unread; do not wait on it forever.
     await settle(stdinWritten, drainMs);
+    releaseGroup();
   }
 };
 

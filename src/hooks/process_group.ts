@@ -9,6 +9,8 @@ export interface SpawnOptions {
   /** The child's whole environment: nothing is inherited. */
   readonly env: Readonly<Record<string, string>>;
   readonly stdin: "piped" | "null";
+  /** Stdout and stderr: read by the caller (the default), or discarded. */
+  readonly output?: "piped" | "null";
 }
 
 const GROUP_POLL_MS = 20;
@@ -38,8 +40,8 @@ export function spawnInOwnGroup(
     env: { ...options.env },
     clearEnv: true,
     stdin: options.stdin,
-    stdout: "piped",
-    stderr: "piped",
+    stdout: options.output ?? "piped",
+    stderr: options.output ?? "piped",
   } as const;
   const candidates = setsidProgram === undefined
     ? SETSID_CANDIDATES

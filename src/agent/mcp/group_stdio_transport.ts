@@ -14,6 +14,7 @@ import {
   spawnInOwnGroup,
   terminateGroup,
 } from "../../hooks/process_group.ts";
+import { guardGroup } from "../../hooks/guard_group.ts";
 
 export interface StdioServerLaunch {
   readonly command: string;
@@ -85,6 +86,8 @@ export class GroupStdioTransport implements Transport {
     if (this.#closing) throw new Error("The MCP server connection was closed before it started");
     const { command, args, env, cwd } = this.launch;
     const child = spawnInOwnGroup({ program: command, args }, { cwd, env, stdin: "piped" });
+    // Until the group is over, the agent's death (even SIGKILL) ends it too.
+    const releaseGroup = guardGroup(child.pid);
     this.#child = child;
     this.#writer = child.stdin.getWriter();
     const stdoutDone = this.#readMessages(child.stdout);
@@ -96,6 +99,7 @@ export class GroupStdioTransport implements Transport {
       this.#writer?.abort().catch(() => {});
       // The pipes may outlive the leader (a grandchild holds them); end the group first.
       await terminateGroup(child.pid, this.launch.killGraceMs, Promise.resolve());
+      releaseGroup();
       // A process that left the group may still hold the pipes: wait for them, but not forever,
       // then stop reading them.
       const drain = delay(PIPE_DRAIN_MS);

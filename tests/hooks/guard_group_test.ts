@@ -1,0 +1,91 @@
+import { GroupStdioTransport } from "../../src/agent/mcp/group_stdio_transport.ts";
+import { runCommand } from "../../src/hooks/command_runner.ts";
+import { guardGroup, installOrphanGuard } from "../../src/hooks/guard_group.ts";
+import type { OrphanGuard } from "../../src/hooks/orphan_guard.ts";
+import { assertEquals } from "../helpers/assert.ts";
+
+const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+
+/** Installs a guard that records what it is told, for the length of `fn`. */
+async function withRecordingGuard(fn: (calls: string[]) => Promise<void>): Promise<void> {
+  const calls: string[] = [];
+  const guard: OrphanGuard = {
+    register: (group) => calls.push(`+${group}`),
+    release: (group) => calls.push(`-${group}`),
+    supervisorPid: undefined,
+    close: () => Promise.resolve(undefined),
+  };
+  const previous = installOrphanGuard(guard);
+  try {
+    await fn(calls);
+  } finally {
+    installOrphanGuard(previous);
+  }
+}
+
+function shell(command: string, timeoutMs = 10_000, cwd = "/") {
+  return runCommand({ commandLine: { kind: "shell", command }, cwd, env: { PATH }, timeoutMs });
+}
+
+Deno.test("a command's group is registered when it starts and released once it has exited", async () => {
+  await withRecordingGuard(async (calls) => {
+    const result = await shell("echo $$");
+    assertEquals(result.kind, "exited");
+    const group = result.kind === "exited" ? Number(result.stdout.text) : NaN;
+    assertEquals(calls, [`+${group}`, `-${group}`]);
+  });
+});
+
+Deno.test("a command killed at its timeout is released once its group was ended", async () => {
+  await withRecordingGuard(async (calls) => {
+    const result = await shell("sleep 600", 50);
+    assertEquals(result.kind, "timed_out");
+    assertEquals(calls.length, 2, calls.join(" "));
+    assertEquals(calls[1], calls[0]!.replace("+", "-"));
+  });
+});
+
+Deno.test("a command that cannot start registers nothing", async () => {
+  await withRecordingGuard(async (calls) => {
+    const result = await shell("true", 10_000, "/nonexistent/directory");
+    assertEquals(result.kind, "spawn_failed");
+    assertEquals(calls, []);
+  });
+});
+
+Deno.test("an MCP stdio server's group is registered while it runs and released after close", async () => {
+  await withRecordingGuard(async (calls) => {
+    const transport = new GroupStdioTransport({
+      command: "/bin/sh",
+      args: ["-c", "sleep 600"],
+      env: { PATH },
+      cwd: "/",
+      killGraceMs: 500,
+    });
+    await transport.start();
+    assertEquals(calls.length, 1);
+    await transport.close();
+    assertEquals(calls, [calls[0]!, calls[0]!.replace("+", "-")]);
+  });
+});
+
+Deno.test("without an installed guard, registering does nothing and its release is harmless", () => {
+  const previous = installOrphanGuard(undefined);
+  try {
+    const release = guardGroup(12345);
+    release();
+    release();
+  } finally {
+    installOrphanGuard(previous);
+  }
+});
+
+Deno.test("releasing twice tells the guard once", async () => {
+  await withRecordingGuard((calls) => {
+    const release = guardGroup(4242);
+    release();
+    release();
+    assertEquals(calls, ["+4242", "-4242"]);
+    return Promise.resolve();
+  });
+});
