@@ -49,7 +49,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         setTimeout(() => {
           session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
           for (const notice of notices) session.notice(notice);
-          reportMcpProblems(session);
+          reportSessionProblems(session);
         }, 0);
         return {
           sessionId: session.id,
@@ -59,24 +59,38 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       }))
     .onRequest("session/load", ({ params, client }) =>
       answering(async () => {
-        const { session, replay } = await store.restore(params.sessionId, params, client);
+        const { session, replay, transcriptNotices } = await store.restore(
+          params.sessionId,
+          params,
+          client,
+        );
         const notices = await startSession(store, session, "resume");
         for (const update of replay) session.replay(update);
         for (const notice of notices) session.notice(notice);
-        reportMcpProblems(session);
+        for (const notice of transcriptNotices) session.transcriptNotice(notice);
+        reportSessionProblems(session);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
       answering(async () => {
-        const { session } = await store.restore(params.sessionId, params, client);
+        const { session, transcriptNotices } = await store.restore(
+          params.sessionId,
+          params,
+          client,
+        );
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
-        setTimeout(() => reportMcpProblems(session), 0);
+        setTimeout(() => {
+          for (const notice of transcriptNotices) session.transcriptNotice(notice);
+          reportSessionProblems(session);
+        }, 0);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest(
       "session/list",
       ({ params }) =>
-        answering(async () => ({ sessions: await listSessions(config.env, { cwd: params.cwd }) })),
+        answering(async () => ({
+          sessions: await listSessions(config.env, { cwd: params.cwd }, config.log),
+        })),
     )
     .onRequest("session/close", ({ params }) =>
       answering(async () => {
@@ -168,13 +182,15 @@ function announceModeChange(session: AgentSession): void {
 }
 
 /**
- * Tells the user, once per problem, about MCP servers that failed to start or stopped: the session
- * goes on without their tools. A session that is live already (loaded again) is watched once.
+ * Tells the user, once per problem, about MCP servers that failed to start or stopped (the session
+ * goes on without their tools) and about a transcript that can no longer be written. A session
+ * that is live already (loaded again) is watched once.
  */
-function reportMcpProblems(session: AgentSession): void {
+function reportSessionProblems(session: AgentSession): void {
   if (watchedForMcpProblems.has(session)) return;
   watchedForMcpProblems.add(session);
   session.mcp.watch((problem) => session.notice(problem));
+  session.reportTranscriptFailure();
 }
 
 const watchedForMcpProblems = new WeakSet<AgentSession>();

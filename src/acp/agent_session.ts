@@ -7,6 +7,7 @@ import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { McpServers } from "../agent/mcp/mcp_servers.ts";
 import type { ConversationItem, ModelSession } from "../model/model.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
+import { type SessionSettings, settingsRecord } from "../agent/transcript_settings.ts";
 import type { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ModelProvider } from "./model_provider.ts";
@@ -23,7 +24,9 @@ export interface AgentSessionInit {
   readonly additionalDirectories: readonly string[];
   /** The allowed roots, resolved: the launch directory, HOME and the additional directories. */
   readonly roots: readonly string[];
-  readonly mode: PermissionModeId;
+  readonly settings: SessionSettings;
+  /** The transcript holds these settings already (a restored session's): no record is due. */
+  readonly settingsRecorded: boolean;
   readonly conversation: ConversationItem[];
   readonly transcript: TranscriptWriter;
   readonly hooks: SessionHookFirer;
@@ -46,7 +49,7 @@ export class AgentSession {
   readonly conversation: ConversationItem[];
   /** Tool names the user answered "always" for, for the rest of the session. */
   readonly alwaysAllowed = new Set<string>();
-  readonly alwaysRejected = new Set<string>();
+  readonly alwaysRejected: Set<string>;
   readonly transcript: TranscriptWriter;
   readonly hooks: SessionHookFirer;
   readonly mcp: McpServers;
@@ -62,6 +65,9 @@ export class AgentSession {
     | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
     | undefined;
   #toolCallCount = 0;
+  /** The settings the transcript holds last, to record only changes. */
+  #recordedSettings: string | undefined;
+  #watchingTranscript = false;
   #closed = false;
 
   constructor(init: AgentSessionInit) {
@@ -69,7 +75,9 @@ export class AgentSession {
     this.cwd = init.cwd;
     this.additionalDirectories = init.additionalDirectories;
     this.roots = init.roots;
-    this.mode = init.mode;
+    this.mode = init.settings.mode;
+    this.stopHooksContinue = init.settings.stopHooksContinue;
+    this.alwaysRejected = new Set(init.settings.alwaysRejected);
     this.conversation = init.conversation;
     this.transcript = init.transcript;
     this.hooks = init.hooks;
@@ -77,6 +85,7 @@ export class AgentSession {
     this.client = init.client;
     this.log = init.log;
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
+    if (init.settingsRecorded) this.#recordedSettings = JSON.stringify(this.settings);
   }
 
   /** The session's own context in the model, opened on first use. */
@@ -111,12 +120,42 @@ export class AgentSession {
 
   /** Shows the user something no model should read (hook notices): a marked agent message. */
   notice(text: string): void {
-    this.send({
-      sessionUpdate: "agent_message_chunk",
-      messageId: crypto.randomUUID(),
-      content: { type: "text", text },
-      _meta: { [NOTICE_META_KEY]: true },
-    });
+    this.send(noticeUpdate(text));
+  }
+
+  /**
+   * A notice about the transcript itself (lines skipped when it was read): not recorded, or each
+   * later load would replay it beside its own.
+   */
+  transcriptNotice(text: string): void {
+    this.notify(noticeUpdate(text));
+  }
+
+  /**
+   * Tells the user, once, when the transcript stops being written (a full disk): the session goes
+   * on, but cannot be brought back past that point. Called once the client knows the session.
+   */
+  reportTranscriptFailure(): void {
+    if (this.#watchingTranscript) return;
+    this.#watchingTranscript = true;
+    this.transcript.onFailure((message) => this.notice(transcriptFailureNotice(message)));
+  }
+
+  get settings(): SessionSettings {
+    return {
+      mode: this.mode,
+      stopHooksContinue: this.stopHooksContinue,
+      alwaysRejected: [...this.alwaysRejected].sort(),
+    };
+  }
+
+  /** Records the settings when they changed since the transcript last held them. */
+  recordSettings(): void {
+    const settings = this.settings;
+    const key = JSON.stringify(settings);
+    if (key === this.#recordedSettings) return;
+    this.#recordedSettings = key;
+    this.record(settingsRecord(settings));
   }
 
   /** Sends an update from the transcript again (`session/load`): already recorded. */
@@ -136,6 +175,8 @@ export class AgentSession {
     // must not start a write nobody waits for.
     if (this.#closed) return;
     this.transcript.append(record);
+    // The call's permission answer may have been "always reject", which a restore must keep.
+    if (record.type === "tool_call") this.recordSettings();
   }
 
   nextToolCallId(): string {
@@ -187,6 +228,21 @@ export class AgentSession {
       this.log(`Cannot free the model context of session "${this.id}": ${error}`)
     );
   }
+}
+
+function noticeUpdate(text: string): SessionUpdate {
+  return {
+    sessionUpdate: "agent_message_chunk",
+    messageId: crypto.randomUUID(),
+    content: { type: "text", text },
+    _meta: { [NOTICE_META_KEY]: true },
+  };
+}
+
+function transcriptFailureNotice(failure: string): string {
+  return `${failure}; the session goes on, but nothing from here on is saved: a later load or ` +
+    "resume brings it back only up to this point. Free some disk space (or fix what the error " +
+    "names), then start a new session to keep a full history";
 }
 
 /** Waits for `work`, but at most CLOSE_WAIT_MS. */

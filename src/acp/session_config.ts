@@ -1,7 +1,7 @@
 /**
  * A session's modes and config options (acp.md): the permission policies are the modes, and the
  * config options repeat the mode as a select (kept in sync) and add the boolean "stop hooks
- * continue the turn".
+ * continue the turn". Changes are recorded in the transcript: a session brought back keeps them.
  */
 import type {
   SessionConfigOption,
@@ -50,7 +50,7 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
   ];
 }
 
-/** Sets a mode by id; false when it is already the current one. */
+/** Sets a mode by id, recorded for a later load; false when it is already the current one. */
 export function applyMode(session: AgentSession, modeId: string): boolean {
   if (!isPermissionModeId(modeId)) {
     throw invalidParams(
@@ -61,6 +61,7 @@ export function applyMode(session: AgentSession, modeId: string): boolean {
   }
   const changed = session.mode !== modeId;
   session.mode = modeId;
+  session.recordSettings();
   return changed;
 }
 
@@ -80,6 +81,7 @@ export function applyConfigOption(
         throw invalidParams(`"${STOP_HOOKS_CONTINUE_CONFIG_ID}" takes true or false`);
       }
       session.stopHooksContinue = request.value;
+      session.recordSettings();
       return false;
     default:
       throw invalidParams(

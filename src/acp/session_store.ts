@@ -11,12 +11,15 @@ import {
   DEFAULT_MCP_START_TIMEOUT_MS,
   McpServers,
 } from "../agent/mcp/mcp_servers.ts";
+import { closeInterruptedToolCalls } from "../agent/interrupted_tool_calls.ts";
 import {
   conversationFromTranscript,
   readTranscript,
   replayUpdates,
+  type SkippedLine,
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
+import { type SessionSettings, settingsFromTranscript } from "../agent/transcript_settings.ts";
 import { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import type { AgentConfig } from "./agent_config.ts";
@@ -30,6 +33,14 @@ export interface SessionPlace {
   readonly additionalDirectories?: readonly string[] | null;
   /** Connected when the session is created or brought back (not when it is live already). */
   readonly mcpServers?: readonly McpServer[] | null;
+}
+
+/** A persisted session brought back: what a load replays, and what the user must be told. */
+export interface RestoredSession {
+  readonly session: AgentSession;
+  readonly replay: readonly SessionUpdate[];
+  /** About the transcript itself (lines skipped): not part of the session's history. */
+  readonly transcriptNotices: readonly string[];
 }
 
 export class SessionStore {
@@ -66,7 +77,8 @@ export class SessionStore {
       id,
       cwd,
       additionalDirectories,
-      mode: this.config.defaultMode,
+      settings: this.#defaultSettings(),
+      settingsRecorded: false,
       conversation: [],
       transcript,
       roots,
@@ -75,8 +87,13 @@ export class SessionStore {
       client,
       log: this.config.log,
     });
+    session.recordSettings();
     await this.#keep(session);
     return session;
+  }
+
+  #defaultSettings(): SessionSettings {
+    return { mode: this.config.defaultMode, stopHooksContinue: false, alwaysRejected: [] };
   }
 
   /** The session's hooks: one settings-chain read, for the session's whole life. */
@@ -121,7 +138,7 @@ export class SessionStore {
     sessionId: string,
     place: SessionPlace,
     client: AgentContext,
-  ): Promise<{ readonly session: AgentSession; readonly replay: readonly SessionUpdate[] }> {
+  ): Promise<RestoredSession> {
     // Two loads of one session at once would both build it (and start its MCP servers twice):
     // the second waits, and then finds the first's session live.
     const before = this.#restoring.get(sessionId);
@@ -141,7 +158,7 @@ export class SessionStore {
     sessionId: string,
     place: SessionPlace,
     client: AgentContext,
-  ): Promise<{ readonly session: AgentSession; readonly replay: readonly SessionUpdate[] }> {
+  ): Promise<RestoredSession> {
     const path = this.#transcriptPath(sessionId);
     const live = this.#sessions.get(sessionId);
     if (live) await live.transcript.flush();
@@ -150,31 +167,55 @@ export class SessionStore {
       if (read.reason === "missing") throw sessionNotFound(sessionId);
       throw invalidParams(read.message);
     }
-    const replay = replayUpdates(read.transcript.records);
+    // A call the agent never finished (it was killed mid-call) ends as failed, for both.
+    const records = closeInterruptedToolCalls(read.transcript.records);
+    const replay = replayUpdates(records);
+    const transcriptNotices = this.#reportSkipped(path, read.transcript.skipped);
     if (live?.turnRunning) {
       throw invalidParams(
         `session "${sessionId}" is running a prompt: cancel it before loading it again`,
       );
     }
-    if (live) return { session: live, replay };
+    if (live) return { session: live, replay, transcriptNotices };
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
+    const restored = settingsFromTranscript(records, this.#defaultSettings());
+    if (restored.recorded && restored.unknownMode !== undefined) {
+      this.config.log(
+        `Session "${sessionId}" was in mode "${restored.unknownMode}", which this version does ` +
+          `not know: it is restored in "${restored.settings.mode}"`,
+      );
+    }
     const hooks = await this.#openHooks(sessionId, cwd, roots, () => session.mode);
     const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
       additionalDirectories,
-      mode: this.config.defaultMode,
-      conversation: conversationFromTranscript(read.transcript.records),
+      settings: restored.settings,
+      settingsRecorded: restored.recorded,
+      conversation: conversationFromTranscript(records),
       transcript: await TranscriptWriter.open(path, this.config.log),
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
       client,
       log: this.config.log,
-      toolCallsSoFar: highestToolCallNumber(read.transcript.records),
+      toolCallsSoFar: highestToolCallNumber(records),
     });
     await this.#keep(session);
-    return { session, replay };
+    return { session, replay, transcriptNotices };
+  }
+
+  /** Logs each line a transcript read skipped; the user gets one notice for them all. */
+  #reportSkipped(path: string, skipped: readonly SkippedLine[]): string[] {
+    if (skipped.length === 0) return [];
+    for (const { line, reason } of skipped) {
+      this.config.log(`Skipped line ${line} of the transcript "${path}": ${reason}`);
+    }
+    const lines = skipped.length === 1 ? "1 line" : `${skipped.length} lines`;
+    return [
+      `The transcript "${path}" has ${lines} that hold no readable record: skipped, and the ` +
+      "rest of the session loaded without them. The agent's log (stderr) names them",
+    ];
   }
 
   /** True the first time for an id: SessionStart fires once per session id per process. */

@@ -4,15 +4,21 @@
  */
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import { dirname } from "node:path";
-import { readTranscript } from "./transcript_reader.ts";
+import { errorMessage } from "../error.ts";
+import { readTranscript, type TranscriptReadResult } from "./transcript_reader.ts";
 import { transcriptPathFor } from "./transcript_path.ts";
 
 const TITLE_LENGTH = 80;
 
-/** The sessions whose transcripts are readable, newest first, optionally only those of `cwd`. */
+/**
+ * The sessions whose transcripts are readable, newest first, optionally only those of `cwd`. A
+ * damaged line costs a transcript nothing here either; one that cannot be read at all is logged
+ * and left out, and the others are listed.
+ */
 export async function listSessions(
   env: (name: string) => string | undefined,
   filter: { readonly cwd?: string | null },
+  log: (line: string) => void,
 ): Promise<SessionInfo[]> {
   const sessionsDir = dirname(dirname(transcriptPathFor("x", env)));
   const found: (SessionInfo & { readonly mtime: number })[] = [];
@@ -26,12 +32,23 @@ export async function listSessions(
   for (const entry of entries) {
     if (!entry.isDirectory) continue;
     const path = transcriptPathFor(entry.name, env);
-    const read = await readTranscript(path);
-    if (!read.ok || read.transcript.session.sessionId !== entry.name) continue;
+    let read: TranscriptReadResult;
+    let mtime: number;
+    try {
+      read = await readTranscript(path);
+      mtime = (await Deno.stat(path)).mtime?.getTime() ?? 0;
+    } catch (error) {
+      log(`Cannot list the session in "${dirname(path)}": ${errorMessage(error)}`);
+      continue;
+    }
+    if (!read.ok) {
+      if (read.reason === "invalid") log(`Cannot list a session: ${read.message}`);
+      continue;
+    }
+    if (read.transcript.session.sessionId !== entry.name) continue;
     const { session, records } = read.transcript;
     if (filter.cwd && session.cwd !== filter.cwd) continue;
     const firstPrompt = records.find((r) => r.type === "prompt");
-    const mtime = (await Deno.stat(path)).mtime?.getTime() ?? 0;
     found.push({
       sessionId: session.sessionId,
       cwd: session.cwd,

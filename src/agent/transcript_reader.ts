@@ -12,12 +12,25 @@ export const NOTICE_META_KEY = "llama-agent/notice";
 export interface Transcript {
   readonly session: SessionRecord;
   readonly records: readonly TranscriptRecord[];
+  /** Lines that hold no record (damaged, or torn by a crash mid-write): skipped, not fatal. */
+  readonly skipped: readonly SkippedLine[];
+}
+
+export interface SkippedLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly reason: string;
 }
 
 export type TranscriptReadResult =
   | { readonly ok: true; readonly transcript: Transcript }
   | { readonly ok: false; readonly reason: "missing" | "invalid"; readonly message: string };
 
+/**
+ * Reads every record a transcript holds. A bad line costs only itself: one damaged line must not
+ * make a whole session unloadable. Only a transcript whose first record is not the session
+ * record is invalid (nothing says which session it is).
+ */
 export async function readTranscript(path: string): Promise<TranscriptReadResult> {
   let text: string;
   try {
@@ -29,35 +42,40 @@ export async function readTranscript(path: string): Promise<TranscriptReadResult
     throw error;
   }
   const records: TranscriptRecord[] = [];
-  const lines = text.split("\n");
-  for (const [index, line] of lines.entries()) {
+  const skipped: SkippedLine[] = [];
+  for (const [index, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      // A torn last line (the agent died mid-write) loses only that line.
-      if (index === lines.length - 1) break;
-      return invalid(path, index, "the line is not JSON");
-    }
-    const parsed = TranscriptRecord.safeParse(json);
-    if (!parsed.success) {
-      return invalid(path, index, parsed.error.issues[0]?.message ?? "bad record");
-    }
-    records.push(parsed.data);
+    const parsed = parseRecord(line);
+    if (parsed.ok) records.push(parsed.record);
+    else skipped.push({ line: index + 1, reason: parsed.reason });
   }
   const first = records[0];
   if (first?.type !== "session") {
-    return invalid(path, 0, "the first record must be the session record");
+    return {
+      ok: false,
+      reason: "invalid",
+      message: `Invalid transcript "${path}": the first record must be the session record`,
+    };
   }
-  return { ok: true, transcript: { session: first, records } };
+  return { ok: true, transcript: { session: first, records, skipped } };
 }
 
-function invalid(path: string, index: number, detail: string): TranscriptReadResult {
+function parseRecord(
+  line: string,
+): { ok: true; record: TranscriptRecord } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { ok: false, reason: "the line is not JSON" };
+  }
+  const parsed = TranscriptRecord.safeParse(json);
+  if (parsed.success) return { ok: true, record: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
   return {
     ok: false,
-    reason: "invalid",
-    message: `Invalid transcript "${path}" at line ${index + 1}: ${detail}`,
+    reason: `not a transcript record: ${issue?.message ?? "bad record"}${where}`,
   };
 }
 
@@ -153,6 +171,7 @@ export function conversationFromTranscript(
         });
         break;
       case "session":
+      case "settings":
       case "response":
       case "failure":
         break;

@@ -1,7 +1,7 @@
 /**
- * One line of a session's `raw.jsonl` (hooks.md §9): the session's start, every prompt, every
- * `session/update` sent, every tool call with its input and the result the model saw, and every
- * prompt response. `session/load` replays and rebuilds the conversation from these records alone.
+ * One line of a session's `raw.jsonl` (hooks.md §9): the session's start, its settings, every
+ * prompt, every `session/update` sent, every tool call with its input and the result the model
+ * saw, and every prompt response. `session/load` replays and rebuilds the conversation from these records alone.
  */
 import { z } from "zod";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
@@ -49,6 +49,18 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     /** What the model was shown as the result. */
     result: z.string(),
   }),
+  /**
+   * The session's settings as they stand, written when it is created and after each change: a
+   * load or resume takes the last one. "Always allow" answers are left out on purpose: a session
+   * brought back asks again, while its "always reject" answers hold.
+   */
+  z.looseObject({
+    type: z.literal("settings"),
+    /** A permission mode id; one this version does not know restores as "always-ask". */
+    mode: z.string(),
+    stopHooksContinue: z.boolean(),
+    alwaysRejected: z.array(z.string()),
+  }),
   /** A prompt that ended in an error instead of a response. */
   z.looseObject({ type: z.literal("failure"), message: z.string() }),
   z.looseObject({
@@ -59,3 +71,4 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
 ]);
 export type TranscriptRecord = z.infer<typeof TranscriptRecord>;
 export type SessionRecord = Extract<TranscriptRecord, { type: "session" }>;
+export type SettingsRecord = Extract<TranscriptRecord, { type: "settings" }>;

@@ -4,15 +4,23 @@
  * token-by-token stream costs one file write per batch, not one per chunk. The file stays open
  * for the session's life (an append is one write, not an open, a write and a close); `close`
  * writes what is pending and releases it.
+ *
+ * Transcripts hold prompts and tool output: the file is 0600 and the directories made for it
+ * 0700, whatever the umask. When a write fails (a full disk), nothing more is written, so the
+ * file stays a sound prefix of the session rather than one with holes; watchers are told once.
  */
 import { dirname } from "node:path";
 import { errorMessage } from "../error.ts";
 import type { TranscriptRecord } from "./transcript_record.ts";
 
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
 export class TranscriptWriter {
   #pending: string[] = [];
   #flushing: Promise<void> | undefined;
   #failure: string | undefined;
+  readonly #failureWatchers: ((message: string) => void)[] = [];
   #closed = false;
 
   private constructor(
@@ -21,23 +29,45 @@ export class TranscriptWriter {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Creates the file's directory; the file exists (possibly empty) when this resolves. */
+  /**
+   * Creates the file's missing directories (0700) and the file (0600); it exists (possibly empty)
+   * when this resolves. An existing transcript is made private too, and when it ends in a line
+   * torn by a crash, the next record starts a line of its own.
+   */
   static async open(path: string, log: (line: string) => void): Promise<TranscriptWriter> {
-    await Deno.mkdir(dirname(path), { recursive: true });
-    const file = await Deno.open(path, { append: true, create: true });
-    return new TranscriptWriter(path, file, log);
+    await makePrivateDir(dirname(path));
+    const file = await Deno.open(path, { read: true, append: true, create: true, mode: FILE_MODE });
+    try {
+      const writer = new TranscriptWriter(path, file, log);
+      const info = await file.stat();
+      // Not a regular file (a device, in tests): not ours to change.
+      if (!info.isFile) return writer;
+      await restrict(path, info, FILE_MODE);
+      await restrict(dirname(path), await Deno.stat(dirname(path)), DIR_MODE);
+      if (info.size > 0 && !(await endsWithNewline(file))) writer.#pending.push("\n");
+      return writer;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
   }
 
-  /** Queues a record; after `close`, records are dropped (the transcript is complete). */
+  /** Queues a record; after `close` or a failed write, records are dropped. */
   append(record: TranscriptRecord): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#failure !== undefined) return;
     this.#pending.push(JSON.stringify(record) + "\n");
     this.#flushing ??= this.#drain();
   }
 
-  /** Resolves when every appended record is on disk. */
+  /** Resolves when every appended record is on disk (or was dropped after a failure). */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
+  }
+
+  /** Calls `watcher` once with what failed when a write fails; at once if one has already. */
+  onFailure(watcher: (message: string) => void): void {
+    if (this.#failure !== undefined) watcher(this.#failure);
+    else this.#failureWatchers.push(watcher);
   }
 
   /** Writes what is pending, then releases the file. */
@@ -45,11 +75,12 @@ export class TranscriptWriter {
     if (this.#closed) return;
     this.#closed = true;
     await this.flush();
+    this.#failureWatchers.length = 0;
     this.file.close();
   }
 
   async #drain(): Promise<void> {
-    while (this.#pending.length > 0) {
+    while (this.#pending.length > 0 && this.#failure === undefined) {
       const batch = new TextEncoder().encode(this.#pending.join(""));
       this.#pending = [];
       try {
@@ -57,13 +88,47 @@ export class TranscriptWriter {
           written += await this.file.write(batch.subarray(written));
         }
       } catch (error) {
-        // Reported once: the session goes on, but the user must know its history is incomplete.
-        if (this.#failure === undefined) {
-          this.#failure = errorMessage(error);
-          this.log(`Cannot write the transcript "${this.path}": ${this.#failure}`);
-        }
+        this.#fail(`Cannot write the transcript "${this.path}": ${errorMessage(error)}`);
       }
     }
+    this.#pending = [];
     this.#flushing = undefined;
   }
+
+  #fail(message: string): void {
+    this.#failure = message;
+    this.log(message);
+    for (const watcher of this.#failureWatchers.splice(0)) watcher(message);
+  }
+}
+
+/** Makes `dir` and its missing parents with mode 0700 exactly (the umask only takes bits away). */
+async function makePrivateDir(dir: string): Promise<void> {
+  try {
+    await Deno.stat(dir);
+    return;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  await makePrivateDir(dirname(dir));
+  try {
+    await Deno.mkdir(dir, { mode: DIR_MODE });
+  } catch (error) {
+    // Another session made it meanwhile.
+    if (error instanceof Deno.errors.AlreadyExists) return;
+    throw error;
+  }
+  await restrict(dir, await Deno.stat(dir), DIR_MODE);
+}
+
+/** Sets the mode bits where they differ; Windows has none (`mode` is null there). */
+async function restrict(path: string, info: Deno.FileInfo, mode: number): Promise<void> {
+  if (info.mode !== null && (info.mode & 0o777) !== mode) await Deno.chmod(path, mode);
+}
+
+async function endsWithNewline(file: Deno.FsFile): Promise<boolean> {
+  await file.seek(-1, Deno.SeekMode.End);
+  const last = new Uint8Array(1);
+  await file.read(last);
+  return last[0] === 0x0a;
 }

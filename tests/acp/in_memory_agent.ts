@@ -44,6 +44,8 @@ export interface InMemoryOptions {
   /** The MCP servers `newSession` passes. */
   readonly mcpServers?: readonly McpServer[];
   readonly mcpLimits?: AgentConfig["mcp"];
+  /** Ids of new sessions (random by default): a test can prepare a session's directory. */
+  readonly newSessionId?: () => string;
 }
 
 export interface InMemoryAgent {
@@ -111,6 +113,7 @@ export async function withInMemoryAgent(
     observeFiring: options.observeFiring,
     version: "0.0.0-test",
     mcp: options.mcpLimits,
+    newSessionId: options.newSessionId,
     log: (line) => logs.push(line),
   };
   const handle = createAgentApp(config);

@@ -94,7 +94,7 @@ Deno.test("a prompt cancelled while the model loads is recorded, and closing nev
     assert(performance.now() - started < 1000, "close did not wait for the model");
     const records = await transcript(t.env, sessionId);
     const types = records.filter((r) => r.type !== "update").map((r) => r.type);
-    assertEquals(types, ["session", "prompt", "response"]);
+    assertEquals(types, ["session", "settings", "prompt", "response"]);
     const updates = records.filter((r) => r.type === "update");
     // The commands update is session state: recorded, not replayed.
     assertEquals(updates.map((r) => [r.update.sessionUpdate, r.replay]), [[
@@ -118,6 +118,7 @@ Deno.test("a prompt whose model fails to load is recorded with the failure", asy
       const records = await transcript(t.env, sessionId);
       assertEquals(records.filter((r) => r.type !== "update").map((r) => r.type), [
         "session",
+        "settings",
         "prompt",
         "failure",
       ]);
