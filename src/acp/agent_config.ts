@@ -3,6 +3,7 @@
  */
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
+import type { ShellRunner } from "../agent/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import type { FiringObserver } from "./session_hook_firer.ts";
@@ -34,6 +35,11 @@ export interface AgentConfig {
    * `terminal`); the agent's own when absent (`hooks test` passes its hermetic one).
    */
   readonly shellEnv?: Readonly<Record<string, string>>;
+  /**
+   * The shell tool on the agent's machine (clients without `terminal`); a `LocalShellRunner`
+   * with `shellEnv` when absent (`hooks test` answers commands from the scenario instead).
+   */
+  readonly localShell?: ShellRunner;
   /** Limits for the sessions' MCP servers; the defaults when absent. */
   readonly mcp?: McpLimits;
   /** Everything the agent has to say goes to stderr through this. */

@@ -53,7 +53,7 @@ export function toolSetFor(
   };
   const shell: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request })
-    : new LocalShellRunner({ env: config.shellEnv });
+    : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
   return { definitions: toolDefinitions(), files, shell };
 }
 

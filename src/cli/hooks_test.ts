@@ -22,7 +22,9 @@ const spec: CommandSpec = {
     "or in the files and directories given, against the merged settings of <dir>: event cases\n" +
     "fire one event, session cases drive the agent with a scripted client and model. Hooks run\n" +
     "in a hermetic environment (an empty HOME, a fixed TZ and LANG, only PATH, USER, LOGNAME and\n" +
-    "SHELL from outside). Cases run in parallel, up to the core count.\n" +
+    "SHELL from outside). Session cases run in a temporary copy of the project, and the\n" +
+    "model's shell commands are answered from the scenario, not run, unless the case sets\n" +
+    '"execute". Cases run in parallel, up to the core count.\n' +
     "\n" +
     "Invalid scenario files are reported first (file:line:column) and the valid files still\n" +
     "run. Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +

@@ -37,6 +37,17 @@ export interface ExplainedFiring {
   readonly decidedBy: Readonly<Record<string, string | readonly string[]>>;
 }
 
+/**
+ * A shell command of a session case that got past hooks and permissions: answered by the
+ * scripted terminal (nothing ran), or executed in the case's copy of the project (`execute`).
+ */
+export interface ShellCall {
+  readonly command: string;
+  readonly executed: boolean;
+  /** The answer's code, or the real one; null when it did not end by itself (a timeout). */
+  readonly exitCode: number | null;
+}
+
 export type CaseStatus = "passed" | "failed" | "error";
 
 export interface CaseResult {
@@ -49,6 +60,8 @@ export interface CaseResult {
   /** For `error`: why the case could not run (a bad payload, a missing fixture...). */
   readonly error?: string;
   readonly explain?: readonly ExplainedFiring[];
+  /** Session cases: every shell command, in order, and whether it really ran. */
+  readonly shellCalls?: readonly ShellCall[];
 }
 
 export interface RunSummary {

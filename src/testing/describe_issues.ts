@@ -64,7 +64,7 @@ function describeAll(
   for (const issue of issues) {
     const relative = issue.path.map(segmentOf);
     const path = [...base, ...relative];
-    const schema = schemaAt(baseSchema, relative);
+    const schema = schemaAt(baseSchema, relative, valueAt(root, base).value);
     const { present, value } = valueAt(root, path);
     const push = (what: string) => out.push({ pointer: jsonPointer(path), what });
     const name = subject(path);
@@ -90,7 +90,9 @@ function describeAll(
           ? closest(value, issue.values.filter((v) => typeof v === "string"))
           : undefined;
         const hint = close === undefined ? "" : ` (did you mean "${close}"?)`;
-        push(`${name} must be ${wanted}, not ${shown(value)}${hint}`);
+        // A schema with its own message says why only that value is allowed.
+        const why = schema?._zod.def.error === undefined ? "" : `: ${lowerFirst(issue.message)}`;
+        push(`${name} must be ${wanted}, not ${shown(value)}${hint}${why}`);
         break;
       }
       case "too_small":
@@ -217,15 +219,20 @@ function unknownField(key: string, schema: Schema, value: unknown): string {
  * without the union, so of a union the object alternative that knows most of `value`'s keys.
  */
 function fieldsOf(schema: Schema, value: unknown): string[] {
+  const option = schema instanceof z.ZodUnion ? closestOption(schema, value) : schema;
+  return option instanceof z.ZodObject ? Object.keys(option.shape) : [];
+}
+
+/** The object alternative of a union that knows most of `value`'s keys (the first on a tie). */
+function closestOption(union: z.ZodUnion, value: unknown): Schema {
   const present = isObject(value) ? Object.keys(value) : [];
-  const options = schema instanceof z.ZodUnion ? schema.options.map(unwrap) : [schema];
-  let best: string[] = [];
+  let best: Schema = undefined;
   let bestKnown = -1;
-  for (const option of options) {
+  for (const option of union.options.map(unwrap)) {
     if (!(option instanceof z.ZodObject)) continue;
     const fields = Object.keys(option.shape);
     const known = present.filter((key) => fields.includes(key)).length;
-    if (known > bestKnown) [best, bestKnown] = [fields, known];
+    if (known > bestKnown) [best, bestKnown] = [option, known];
   }
   return best;
 }
@@ -256,10 +263,16 @@ function sizeText(
   }
 }
 
-/** The schema a relative path leads to, through objects, arrays, records and wrappers. */
-function schemaAt(schema: Schema, path: readonly Segment[]): Schema {
+/**
+ * The schema a relative path leads to, through objects, arrays, records and wrappers; through a
+ * union, the alternative `value` (the value at the path's start) was evidently meant to be.
+ */
+function schemaAt(schema: Schema, path: readonly Segment[], value: unknown): Schema {
   let current = unwrap(schema);
+  let here = value;
   for (const segment of path) {
+    if (current instanceof z.ZodUnion) current = closestOption(current, here);
+    here = valueAt(here, [segment]).value;
     if (current instanceof z.ZodObject) {
       current = Object.hasOwn(current.shape, segment) ? current.shape[segment] : undefined;
     } else if (current instanceof z.ZodArray) current = current.element;

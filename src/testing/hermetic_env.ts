@@ -10,9 +10,11 @@
  *   fixed values: `TZ=UTC`, `LANG=C.UTF-8`, `TMPDIR` (a temporary directory of the case). Then
  *   the scenario file's `env`, then the case's `env` (either may change TZ, LANG or TMPDIR).
  *   `HOME` is always the case's own: an `env` entry cannot point hooks at the real one.
- * - **cwd**: the project directory itself, or, with `isolate: true`, a temporary copy of it
- *   (same base name) without any `node_modules` or `.git` directory at any depth; symlinks are
- *   copied as symlinks, file modes are kept.
+ * - **cwd**: the project directory itself, or, with `isolate: true` (always, for session cases),
+ *   a temporary copy of it (same base name, in a directory of its own under the root, so `..`
+ *   is still inside the root) without any `node_modules` or `.git` directory at any depth;
+ *   symlinks are copied as symlinks (an absolute one into the project points into the copy),
+ *   file modes are kept.
  * - **Settings override**: implies `isolate` (the project must not be touched). In the copy,
  *   `.claude/settings.json` is the override (a settings file's text is copied as written, an
  *   object is written as JSON) and `.claude/settings.local.json` is removed; in HOME,
@@ -187,22 +189,46 @@ async function copyFixture(from: string, to: string, what: "home" | "project"): 
   await copyTree(from, to);
 }
 
-/** Copies a directory tree, leaving out `NOT_COPIED` directories; symlinks stay symlinks. */
+/**
+ * Copies a directory tree, leaving out `NOT_COPIED` directories. Symlinks stay symlinks, but one
+ * whose absolute target lies inside the tree points to the same place in the copy: a command run
+ * in the copy must not reach the original through it.
+ */
 export async function copyTree(from: string, to: string): Promise<void> {
+  const origins = [...new Set([trimSlashes(from), trimSlashes(await Deno.realPath(from))])];
+  await copyEntries(from, to, (link) => {
+    for (const origin of origins) {
+      if (link === origin) return to;
+      if (link.startsWith(`${origin}/`)) return `${to}${link.slice(origin.length)}`;
+    }
+    return link;
+  });
+}
+
+async function copyEntries(
+  from: string,
+  to: string,
+  retarget: (link: string) => string,
+): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   // One entry at a time: a big tree must not open thousands of files at once.
   for await (const entry of Deno.readDir(from)) {
     const source = `${from}/${entry.name}`;
     const target = `${to}/${entry.name}`;
     if (entry.isSymlink) {
-      await Deno.symlink(await Deno.readLink(source), target);
+      const link = await Deno.readLink(source);
+      await Deno.symlink(link.startsWith("/") ? retarget(link) : link, target);
     } else if (entry.isDirectory) {
-      if (!NOT_COPIED.includes(entry.name)) await copyTree(source, target);
+      if (!NOT_COPIED.includes(entry.name)) await copyEntries(source, target, retarget);
     } else if (entry.isFile) {
       await Deno.copyFile(source, target);
     }
     // Sockets, fifos and devices are no part of a project's files.
   }
+}
+
+function trimSlashes(path: string): string {
+  return path.replace(/\/+$/, "") || "/";
 }
 
 function baseName(path: string): string {

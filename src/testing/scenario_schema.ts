@@ -4,6 +4,9 @@
  * combined outcome) or a **session** case (the real agent, a scripted client and model, what
  * happened end to end). This schema is the single source: types, validation, and the JSON
  * Schema editors read (`schemas/hooks-test.schema.json`) all come from it.
+ *
+ * A session case never touches the project: it runs in a temporary copy with a HOME of its own,
+ * and its shell commands are answered from `session.shell` unless it opts in to `execute`.
  */
 import { z } from "zod";
 import { FIRED_EVENTS } from "../hooks/event_table.ts";
@@ -58,7 +61,8 @@ const Placement = {
     "A fixture directory (relative to the scenario file) copied as HOME; default: an empty HOME",
   ),
   isolate: z.boolean().optional().describe(
-    "Run in a temporary copy of the project, so hooks that write files leave it untouched",
+    "Event cases: run in a temporary copy of the project, so hooks that write files leave it " +
+      "untouched. Session cases always run in one",
   ),
   settings: SettingsOverride.optional(),
 };
@@ -103,15 +107,27 @@ const PermissionAnswer = z.enum([
 
 export const ScriptedClient = z.strictObject({
   fs: z.boolean().optional().describe(
-    "Advertise fs/read_text_file and fs/write_text_file (served from disk)",
+    "Advertise fs/read_text_file and fs/write_text_file (served from disk, confined like the " +
+      "agent's own file tools)",
   ),
   terminal: z.boolean().optional().describe(
-    "Advertise terminal/* (commands run locally for the client)",
+    'Advertise terminal/*: shell commands go through the client (answered, or run with "execute")',
   ),
   permissions: z.union([PermissionAnswer, z.array(PermissionAnswer)]).optional().describe(
     "The answer to every permission request, or the answers in order (then the last repeats)",
   ),
 });
+
+/** What the scripted terminal answers to one shell command, instead of running it. */
+export const ShellAnswer = z.strictObject({
+  output: z.string().optional().describe(
+    "What the command printed (stdout and stderr as one text); default: nothing",
+  ),
+  exitCode: z.number().int().min(0).max(255).optional().describe(
+    "Its exit code; default 0. A non-zero code reaches the model and the hooks as a real one would",
+  ),
+});
+export type ShellAnswer = z.infer<typeof ShellAnswer>;
 
 export const SessionScript = z.strictObject({
   model: ModelScript.describe("The scripted model: one entry per model call"),
@@ -120,6 +136,18 @@ export const SessionScript = z.strictObject({
   mode: z.enum(PERMISSION_MODE_IDS).optional(),
   stopHooksContinue: z.boolean().optional(),
   evaluator: ModelScript.optional().describe("The scripted answers of prompt and agent hooks"),
+  shell: z.array(ShellAnswer).optional().describe(
+    "The scripted terminal's answers, one per shell command that gets past hooks and " +
+      "permissions, in order; commands past the last answer get no output and exit code 0. " +
+      "No command is executed",
+  ),
+  execute: z.boolean().optional().describe(
+    "Run shell commands for real instead of answering them: in the case's copy of the project, " +
+      "with its HOME. A command can still reach anything you can (an absolute path)",
+  ),
+}).refine((script) => script.execute !== true || script.shell === undefined, {
+  path: ["shell"],
+  message: 'Answers are never used when "execute" is true (the commands run): remove one of them',
 });
 export type SessionScript = z.infer<typeof SessionScript>;
 
@@ -131,7 +159,10 @@ export const FiredHookExpectation = z.strictObject({
 
 export const ToolExpectation = z.strictObject({
   name: z.string().describe("The tool name as the model emitted it"),
-  dispatched: z.boolean().optional(),
+  dispatched: z.boolean().optional().describe(
+    "It got past hooks and permissions to its tool (a shell command is then answered, or run " +
+      'with "execute")',
+  ),
   input: z.record(z.string(), z.unknown()).optional().describe(
     "The input it ran (or would have run) with",
   ),
@@ -148,7 +179,8 @@ export const SessionExpectation = z.strictObject({
   ),
   modelNeverSaw: z.array(TextExpectation).optional(),
   files: z.record(z.string(), z.string().nullable()).optional().describe(
-    "Project files after the session: content, or null for absent",
+    "Files of the case's copy of the project after the session (relative paths): content, or " +
+      "null for absent",
   ),
   stopReason: z.union([
     z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
@@ -168,6 +200,10 @@ export const SessionCase = z.strictObject({
   name: z.string().min(1),
   session: SessionScript,
   ...Placement,
+  // Whatever the model of a case does (a guard may be broken), it must not reach the project.
+  isolate: z.literal(true, {
+    error: 'a session case always runs in a temporary copy of the project: remove "isolate"',
+  }).optional().describe("Session cases always run in a temporary copy of the project"),
   expect: SessionExpectation,
 });
 export type SessionCase = z.infer<typeof SessionCase>;

@@ -1,7 +1,8 @@
 /**
  * The ACP client of a session case: it records every `session/update`, answers permission
- * requests as the case says, and serves `fs/*` (from disk) and `terminal/*` (commands run here,
- * in the case's hermetic environment) only when the case advertises them.
+ * requests as the case says, and serves `fs/*` (from disk) and `terminal/*` (each command answered
+ * by the case's scripted shell, or, with `execute`, run here in the case's hermetic environment)
+ * only when the case advertises them.
  *
  * Choices:
  * - Without `permissions`, every request is answered `allow_once`.
@@ -21,6 +22,7 @@ import type { z } from "zod";
 import { errorMessage } from "../error.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
+import type { ScriptedShell } from "./scripted_shell.ts";
 
 type ClientSpec = z.infer<typeof ScriptedClient>;
 type PermissionAnswer = Exclude<ClientSpec["permissions"], readonly unknown[] | undefined>;
@@ -31,6 +33,8 @@ export interface ScriptedClientOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Where a terminal runs when the request names no cwd. */
   readonly cwd: string;
+  /** Answers terminal commands, or records the ones it lets run. */
+  readonly shell: ScriptedShell;
   readonly killGraceMs?: number;
 }
 
@@ -119,15 +123,34 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
         const env = { ...options.env };
         for (const variable of params.env ?? []) env[variable.name] = variable.value;
         const limit = params.outputByteLimit ?? undefined;
-        const done = runCommand({
-          commandLine: { kind: "exec", command: params.command, args: params.args ?? [] },
-          cwd: params.cwd ?? options.cwd,
-          env,
-          timeoutMs: MAX_TIMEOUT_MS,
-          signal: controller.signal,
-          ...(limit === undefined ? {} : { stdoutCapBytes: limit, stderrCapBytes: limit }),
-          ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-        });
+        const args = params.args ?? [];
+        const shown = shownCommand(params.command, args);
+        let done: Promise<CommandRunResult>;
+        if (options.shell.executes) {
+          const ended = options.shell.executing(shown);
+          done = runCommand({
+            commandLine: { kind: "exec", command: params.command, args },
+            cwd: params.cwd ?? options.cwd,
+            env,
+            timeoutMs: MAX_TIMEOUT_MS,
+            signal: controller.signal,
+            ...(limit === undefined ? {} : { stdoutCapBytes: limit, stderrCapBytes: limit }),
+            ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+          });
+          done.then((result) =>
+            ended(result.kind === "exited" && result.signal === null ? result.exitCode : null)
+          );
+        } else {
+          const { output, exitCode } = options.shell.answer(shown);
+          done = Promise.resolve({
+            kind: "exited",
+            exitCode,
+            signal: null,
+            stdout: { text: output, discardedBytes: 0 },
+            stderr: { text: "", discardedBytes: 0 },
+            durationMs: 0,
+          });
+        }
         const terminal: Terminal = { controller, done, limit };
         done.then((result) => (terminal.result = result));
         terminals.set(terminalId, terminal);
@@ -171,6 +194,12 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
       await Promise.all(running.map((terminal) => terminal.done));
     },
   };
+}
+
+/** A terminal command as the shell tool gave it: `<command>` of `/bin/sh -c <command>`. */
+function shownCommand(command: string, args: readonly string[]): string {
+  if (command === "/bin/sh" && args.length === 2 && args[0] === "-c") return args[1]!;
+  return [command, ...args].join(" ");
 }
 
 function sliceLines(

@@ -12,9 +12,15 @@
  *   SessionStart context, prompts with injected context, tool results); not the evaluator's.
  * - notices and agent text: `agent_message_chunk` updates, split on `_meta["llama-agent/notice"]`.
  *
+ * Confinement: whatever the model does (its guard may be broken), the project, anything outside
+ * it and the user's HOME stay untouched. The case always runs in a temporary copy of the project
+ * with a HOME of its own, which are the agent's only allowed roots (file tools, local or through
+ * the client, cannot leave them); shell commands are answered from the scenario, not run, unless
+ * the case opts in to `execute` (see `ScriptedShell`).
+ *
  * Determinism: the session id is `test-session-<n>`; tool call ids are `call_<n>` (prompt ids,
  * message ids and the transcript's `createdAt` stay real: nothing compares them). Hooks get
- * the hermetic environment, and so do shell tool commands (local or in the client's terminal).
+ * the hermetic environment, and so do executed shell commands (local or in the client's terminal).
  * Before the agent shuts down, every hook still running (Notification hooks run beside the turn)
  * is waited for: each ends by its own timeout at the latest; then shutdown kills what is left.
  *
@@ -38,7 +44,7 @@ import type { HookFiring } from "../hooks/hook_engine.ts";
 import { type Registry, selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { VERSION } from "../version.ts";
-import type { CaseResult, ExplainedFiring } from "./case_result.ts";
+import type { CaseResult, ExplainedFiring, ShellCall } from "./case_result.ts";
 import {
   type CaseInput,
   erroredCase,
@@ -52,6 +58,7 @@ import type { HermeticPlace } from "./hermetic_env.ts";
 import { receivedTexts, recordingModel, sharedScriptModel } from "./recording_model.ts";
 import type { SessionCase } from "./scenario_schema.ts";
 import { scriptedClient } from "./scripted_client.ts";
+import { ScriptedShell } from "./scripted_shell.ts";
 import {
   checkSessionExpectations,
   type ObservedTool,
@@ -70,10 +77,12 @@ export const NO_EVALUATOR_SCRIPT: Evaluator = {
 };
 
 export async function runSessionCase(input: CaseInput<SessionCase>): Promise<CaseResult> {
+  // Whatever the placement says: a session's model must not reach the project itself.
+  const isolated = { ...input, placement: { ...input.placement, isolate: true } };
   return await inHermeticPlace(
-    input,
+    isolated,
     "session",
-    (place, started) => driveAndCheck(input, place, started),
+    (place, started) => driveAndCheck(isolated, place, started),
   );
 }
 
@@ -82,6 +91,7 @@ interface SessionRun {
   readonly updates: readonly SessionNotification[];
   readonly responses: SessionObservations["responses"];
   readonly modelTexts: readonly string[];
+  readonly shellCalls: readonly ShellCall[];
   /** Why the session could not be driven to its end (a prompt that failed). */
   readonly failure: string | null;
 }
@@ -96,7 +106,10 @@ async function driveAndCheck(
   const sessionId = testSessionId(input.index);
   const run = await driveSession(input, place, sessionId);
   const explain = explainAll(run.firings, registry);
-  if (run.failure !== null) return erroredCase(input, "session", started, run.failure, explain);
+  const shellCalls = run.shellCalls.length > 0 ? { shellCalls: run.shellCalls } : {};
+  if (run.failure !== null) {
+    return { ...erroredCase(input, "session", started, run.failure, explain), ...shellCalls };
+  }
 
   const tools = await observedTools(run.updates, transcriptPathFor(sessionId, place.lookup));
   const seen: SessionObservations = {
@@ -105,11 +118,12 @@ async function driveAndCheck(
     modelTexts: run.modelTexts,
     files: await readFiles(place.cwd, Object.keys(input.spec.expect.files ?? {})),
     responses: run.responses,
+    shellExecuted: input.spec.session.execute === true,
     ...messages(run.updates),
   };
   const failures = new FailureList(input.location.pointer, input.lineOf);
   checkSessionExpectations(input.spec.expect, seen, failures);
-  return finishedCase(input, "session", started, failures.failures, explain);
+  return { ...finishedCase(input, "session", started, failures.failures, explain), ...shellCalls };
 }
 
 async function driveSession(
@@ -129,6 +143,11 @@ async function driveSession(
   const hookRuns = new RunningHooks();
   const firings: { firing: HookFiring; order: number }[] = [];
   const killGrace = input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs };
+  const shell = new ScriptedShell({
+    answers: script.shell ?? [],
+    execute: script.execute === true,
+    env: place.env,
+  });
   const config: AgentConfig = {
     models,
     launchCwd: place.cwd,
@@ -156,6 +175,7 @@ async function driveSession(
       return () => `test-prompt-${input.index}-${++prompts}`;
     })(),
     shellEnv: place.env,
+    localShell: shell.localRunner(),
     log,
   };
   const agent = createAgentApp(config);
@@ -163,6 +183,7 @@ async function driveSession(
     spec: script.client,
     env: place.env,
     cwd: place.cwd,
+    shell,
     ...killGrace,
   });
   const connection = client.app.connect(agent.app);
@@ -214,6 +235,7 @@ async function driveSession(
     updates: client.updates.filter((u) => u.sessionId === sessionId),
     responses,
     modelTexts: receivedTexts(requests),
+    shellCalls: shell.calls,
     failure,
   };
 }

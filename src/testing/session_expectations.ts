@@ -12,10 +12,14 @@
  *   thought, each tool call's input JSON and result); a regex is tested against each piece.
  * - `notices` is the whole ordered list; strings are exact. `agentText` is every prompt's agent
  *   message text joined, notices left out.
- * - `files`: content exact; null means the file must not exist.
+ * - `files`: content exact; null means the file must not exist. Relative paths are read in the
+ *   case's copy of the project, where the session ran.
+ * - `tools[].dispatched`: the call got past hooks and permissions; a shell call's command was
+ *   then answered by the scripted terminal, or executed with `execute`.
  * - `meta`: a subset match of the last response's `_meta` (nested objects too).
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
+import { capabilityOf } from "../agent/tool_names.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import {
   decisionName,
@@ -54,6 +58,8 @@ export interface SessionObservations {
   }[];
   readonly notices: readonly string[];
   readonly agentText: string;
+  /** The case ran its shell commands (`execute`); otherwise the scripted terminal answered them. */
+  readonly shellExecuted: boolean;
 }
 
 export function checkSessionExpectations(
@@ -62,7 +68,9 @@ export function checkSessionExpectations(
   failures: FailureList,
 ): void {
   if (expect.hooks !== undefined) checkHooks(expect.hooks, seen.firings, failures);
-  if (expect.tools !== undefined) checkTools(expect.tools, seen.tools, failures);
+  if (expect.tools !== undefined) {
+    checkTools(expect.tools, seen.tools, seen.shellExecuted, failures);
+  }
   expect.modelSaw?.forEach((text, i) => {
     const path = `expect.modelSaw[${i}]`;
     const found = findText(text, seen.modelTexts);
@@ -158,6 +166,7 @@ function checkHooks(
 function checkTools(
   expected: NonNullable<SessionExpectation["tools"]>,
   tools: readonly ObservedTool[],
+  shellExecuted: boolean,
   failures: FailureList,
 ): void {
   const actual = tools.map(({ name, dispatched, input, status }) => ({
@@ -193,7 +202,9 @@ function checkTools(
         `${path}.dispatched`,
         want.dispatched
           ? `Expected "${got.name}" (call ${i + 1}) to run, but it was refused before dispatch`
-          : `Expected "${got.name}" (call ${i + 1}) not to run, but it ran`,
+          : `Expected "${got.name}" (call ${i + 1}) not to run, but it ${
+            ranHow(got.name, shellExecuted)
+          }`,
         want.dispatched,
         got.dispatched,
       );
@@ -217,6 +228,14 @@ function checkTools(
       );
     }
   });
+}
+
+/** What "it ran" meant for a dispatched call: a shell command may only have been answered. */
+function ranHow(name: string, shellExecuted: boolean): string {
+  if (capabilityOf(name) !== "shell") return "ran (in the case's copy of the project)";
+  return shellExecuted
+    ? "ran (executed in the case's copy of the project)"
+    : "was dispatched (the scripted terminal answered it; nothing was executed)";
 }
 
 function checkStopReason(

@@ -14,7 +14,7 @@ Deno.test("examples/guard-rails: its hooks test suite passes", async () => {
       0,
       `${run.stdout}\n${run.stderr}\n(the example's hooks need jq and a POSIX shell)`,
     );
-    assertMatch(run.stdout, /^13 passed, 0 failed in [\d.]+ s$/m);
+    assertMatch(run.stdout, /^15 passed, 0 failed in [\d.]+ s$/m);
     // Nothing was left behind in the user's scratch space.
     const scratch = await Array.fromAsync(Deno.readDir(`${home}/.cache/llama-agent/hooks-test`))
       .catch(() => []);

@@ -333,3 +333,71 @@ Deno.test("github annotations name files from the repository root, whatever --cw
     );
   });
 });
+
+Deno.test("--help says session cases run in a copy and their shell commands are answered, not run", async () => {
+  await hooksTest({}, ["--help"], (result) => {
+    assertEquals(result.code, 0, result.stderr);
+    assertStringIncludes(result.stdout, "Session cases run in a temporary copy of the project");
+    assertStringIncludes(result.stdout, "answered from the scenario, not run");
+  });
+});
+
+Deno.test("a session case whose guard never fires deletes nothing, and the report says the command was only answered", async () => {
+  // Matched on Claude Code's "Bash": the guard never sees llama-agent's "shell".
+  const settings = SETTINGS.replace('"matcher": "shell"', '"matcher": "Bash"');
+  const unguarded = {
+    name: "rm -rf victim is refused",
+    session: {
+      model: {
+        turns: [
+          { toolCalls: [{ name: "shell", input: { command: "rm -rf victim" } }] },
+          {
+            toolCalls: [{ name: "fs_write", input: { file_path: "../outside.txt", content: "x" } }],
+          },
+          { text: "Done." },
+        ],
+      },
+      prompts: ["clean up"],
+    },
+    expect: { tools: [{ name: "shell", dispatched: false }, { name: "fs_write" }] },
+  };
+  await hooksTest(
+    {
+      ...PROJECT,
+      "project/.claude/settings.json": settings,
+      "project/victim/keep.txt": "precious\n",
+      "project/.claude/hooks-tests/guard.test.jsonc": scenario([unguarded]),
+    },
+    [],
+    (result, dir) => {
+      assertEquals(result.code, 1, result.stdout + result.stderr);
+      assertEquals(result.stderr, "");
+      const lines = normalize(result.stdout).split("\n");
+      assertEquals(lines.slice(0, 4), [
+        ".claude/hooks-tests/guard.test.jsonc",
+        "  ✗ rm -rf victim is refused (N ms)",
+        "      shell answered, not run: rm -rf victim → exit 0",
+        `      expect.tools[0].dispatched at .claude/hooks-tests/guard.test.jsonc:${
+          scenario([unguarded]).split("\n").findIndex((line) => line.includes('"dispatched"')) + 1
+        }`,
+      ]);
+      assertStringIncludes(
+        result.stdout,
+        'Expected "shell" (call 1) not to run, but it was dispatched (the scripted terminal ' +
+          "answered it; nothing was executed)",
+      );
+      assertEquals(Deno.readTextFileSync(`${dir}/project/victim/keep.txt`), "precious\n");
+      assert(!existsSync(`${dir}/outside.txt`), "nothing is written outside the project");
+    },
+  );
+});
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

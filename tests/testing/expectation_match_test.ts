@@ -93,6 +93,7 @@ Deno.test("checkSessionExpectations: files, meta subset, notices and stop reason
     firings: [],
     tools: [],
     modelTexts: [],
+    shellExecuted: false,
     files: { "a.txt": "A", "gone.txt": "still here", "new.txt": null },
     responses: [{ stopReason: "end_turn" }, {
       stopReason: "refusal",

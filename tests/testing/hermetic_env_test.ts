@@ -99,6 +99,8 @@ Deno.test("a hook writing to $HOME, $TMPDIR and (isolated) the cwd leaves the re
           }, { text: "ok" }],
         },
         prompts: ["go"],
+        // The command must really write, in the copy and the case's HOME.
+        execute: true,
       },
       expect: { files: { "s.txt": "y\n", "c.txt": "x\n", "hooks/writer.sh": null } },
     });
@@ -231,6 +233,21 @@ Deno.test("copyTree: leaves out node_modules and .git at any depth, keeps modes 
     assertEquals(await treeOf(target), ["link.ts", "pkg", "pkg/lib.ts", "run.sh"]);
     assertEquals(await Deno.readLink(`${target}/link.ts`), "pkg/lib.ts");
     assertEquals(((await Deno.stat(`${target}/run.sh`)).mode ?? 0) & 0o777, 0o755);
+  });
+});
+
+Deno.test("copyTree: an absolute symlink into the tree points into the copy; others are kept", async () => {
+  await withTempProject({ "pkg/lib.ts": "export {}" }, async (project) => {
+    await Deno.symlink(`${project.dir}/pkg`, `${project.dir}/into-pkg`);
+    await Deno.symlink(project.dir, `${project.dir}/into-root`);
+    await Deno.symlink(project.realHome, `${project.dir}/out`);
+    await Deno.symlink(`${project.dir}-sibling/x`, `${project.dir}/look-alike`);
+    const target = `${project.realHome}/copy`;
+    await copyTree(project.dir, target);
+    assertEquals(await Deno.readLink(`${target}/into-pkg`), `${target}/pkg`);
+    assertEquals(await Deno.readLink(`${target}/into-root`), target);
+    assertEquals(await Deno.readLink(`${target}/out`), project.realHome);
+    assertEquals(await Deno.readLink(`${target}/look-alike`), `${project.dir}-sibling/x`);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type ScenarioLoader,
 } from "../../src/testing/run_scenarios.ts";
 import type { LoadedScenario } from "../../src/testing/scenario_file.ts";
-import { ScenarioFile } from "../../src/testing/scenario_schema.ts";
+import { EventCase, ScenarioFile } from "../../src/testing/scenario_schema.ts";
 import { command, hooksSettings, withTempProject } from "./scenario_project.ts";
 
 /** A loaded scenario of event cases named `names`, as the loader would give it. */
@@ -144,7 +144,7 @@ Deno.test("placementOf: env merges, the case wins; home and settings come resolv
   });
   const item = {
     ...loaded.cases[0]!,
-    case: { ...loaded.cases[0]!.case, env: { B: "case" }, isolate: false },
+    case: EventCase.parse({ ...loaded.cases[0]!.case, env: { B: "case" }, isolate: false }),
     home: "/p/fixtures/home",
   };
   assertEquals(placementOf(loaded, item), {

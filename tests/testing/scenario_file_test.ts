@@ -226,6 +226,39 @@ Deno.test("a session case's mistakes are described as a session case's", async (
   ]);
 });
 
+Deno.test("session shell answers: a misspelt field, a bad exit code, answers beside execute, isolate false", async () => {
+  const problems = await problemsOf(lines(
+    "{",
+    '  "cases": [{',
+    '    "name": "answers",',
+    '    "session": { "model": { "turns": [] }, "prompts": ["p"],',
+    '      "shell": [{ "outptu": "x" }, { "exitCode": 256 }] },',
+    '    "expect": { "stopReason": "end_turn" }',
+    "  }, {",
+    '    "name": "both",',
+    '    "session": { "model": { "turns": [] }, "prompts": ["p"], "execute": true, "shell": [] },',
+    '    "expect": { "stopReason": "end_turn" }',
+    "  }, {",
+    '    "name": "in place",',
+    '    "isolate": false,',
+    '    "session": { "model": { "turns": [] }, "prompts": ["p"] },',
+    '    "expect": { "stopReason": "end_turn" }',
+    "  }]",
+    "}",
+  ));
+  assertEquals(where(problems), [
+    '5:19 /cases/0/session/shell/0/outptu Invalid scenario "s.test.jsonc": unknown field ' +
+    '"outptu" (did you mean "output"?) at /cases/0/session/shell/0/outptu',
+    '5:38 /cases/0/session/shell/1/exitCode Invalid scenario "s.test.jsonc": "exitCode" must be ' +
+    "at most 255, not 256 at /cases/0/session/shell/1/exitCode",
+    '9:79 /cases/1/session/shell Invalid scenario "s.test.jsonc": "shell": answers are never ' +
+    'used when "execute" is true (the commands run): remove one of them at /cases/1/session/shell',
+    '13:5 /cases/2/isolate Invalid scenario "s.test.jsonc": "isolate" must be true, not false: ' +
+    'a session case always runs in a temporary copy of the project: remove "isolate" at ' +
+    "/cases/2/isolate",
+  ]);
+});
+
 Deno.test("a case that is neither kind says which fields make one", async () => {
   const problems = await problemsOf(lines(
     "{",

@@ -122,6 +122,8 @@ Deno.test("session case: the ordered list of hooks, with the context each gave t
           ],
         },
         prompts: ["make out.txt"],
+        // The command must really run: the case checks the file it makes.
+        execute: true,
       },
       expect: {
         hooks: [
@@ -267,7 +269,7 @@ Deno.test("session case: prompt hooks are answered from the evaluator script, or
   });
 });
 
-Deno.test("session case: shell commands get the hermetic environment, locally and in a client terminal", async () => {
+Deno.test("session case: executed shell commands get the hermetic environment, locally and in a client terminal", async () => {
   await withTempProject({}, async (project) => {
     for (const client of [{}, { terminal: true }]) {
       const result = await run(project, {
@@ -286,6 +288,7 @@ Deno.test("session case: shell commands get the hermetic environment, locally an
           },
           prompts: ["env"],
           client,
+          execute: true,
         },
         expect: {
           modelSaw: [{ matches: "secret=unset tz=UTC home=/.*/home\\b" }],
@@ -371,5 +374,82 @@ Deno.test("session case: hooks are listed in the order their firings started, no
     });
     assertEquals(result.failures, []);
     assertEquals(result.status, "passed", result.error);
+  });
+});
+
+Deno.test("session case: shell commands are answered from the scenario, not run, locally and in a client terminal", async () => {
+  // PostToolUse sends the tool_response's exit code back to the model: hooks see the answer.
+  const report = "grep -o '\"exitCode\":[0-9]*' >&2\nexit 2\n";
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      PostToolUse: [{ matcher: "shell", hooks: [command("./hooks/report.sh")] }],
+    }),
+    "hooks/report.sh": report,
+  }, async (project) => {
+    for (const client of [{}, { terminal: true }]) {
+      const shell = (line: string) => ({
+        toolCalls: [{ name: "shell", input: { command: line } }],
+      });
+      const result = await run(project, {
+        name: "answered",
+        session: {
+          model: {
+            turns: [
+              shell("touch one; echo real-$((40 + 2))"),
+              shell("touch two"),
+              shell("touch three"),
+              { text: "ok" },
+            ],
+          },
+          prompts: ["go"],
+          client,
+          shell: [{ output: "pretend one\n" }, { output: "it broke\n", exitCode: 3 }],
+        },
+        expect: {
+          tools: [
+            { name: "shell", dispatched: true, status: "completed" },
+            { name: "shell", dispatched: true, status: "completed" },
+            { name: "shell", dispatched: true, status: "completed" },
+          ],
+          modelSaw: [
+            "pretend one",
+            { matches: "it broke\\n+\\[exit code 3\\]" },
+            '"exitCode":3',
+            "(no output)",
+          ],
+          modelNeverSaw: ["real-42"],
+          files: { one: null, two: null, three: null },
+        },
+      });
+      assertEquals(result.failures, [], JSON.stringify(client));
+      assertEquals(result.shellCalls, [
+        { command: "touch one; echo real-$((40 + 2))", executed: false, exitCode: 0 },
+        { command: "touch two", executed: false, exitCode: 3 },
+        { command: "touch three", executed: false, exitCode: 0 },
+      ]);
+    }
+  });
+});
+
+Deno.test("session case: a shell call expected not to run says it was only answered", async () => {
+  await withTempProject({}, async (project) => {
+    const result = await run(project, {
+      name: "unguarded",
+      session: {
+        model: {
+          turns: [
+            { toolCalls: [{ name: "shell", input: { command: "rm -rf victim" } }] },
+            { text: "ok" },
+          ],
+        },
+        prompts: ["go"],
+      },
+      expect: { tools: [{ name: "shell", dispatched: false }] },
+    });
+    assertEquals(result.failures.map((f) => f.message), [
+      'Expected "shell" (call 1) not to run, but it was dispatched (the scripted terminal ' +
+      "answered it; nothing was executed)",
+    ]);
+    assertEquals(result.shellCalls, [{ command: "rm -rf victim", executed: false, exitCode: 0 }]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The readable reporter: invalid scenario files first, then one line per case grouped by file,
- * each failure with its expectation, where it is written and an expected/actual diff, and a
- * summary. ANSI colors only when asked (a terminal), and then a live count while cases run.
+ * The readable reporter: invalid scenario files first, then one line per case grouped by file
+ * (with a line per shell command of a session case: answered or run), each failure with its
+ * expectation, where it is written and an expected/actual diff, and a summary. ANSI colors only when asked (a terminal), and then a live count while cases run.
  */
 import type { CaseResult, CaseStatus } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult } from "../scenario_run.ts";
@@ -9,6 +9,7 @@ import { displayPath } from "../../cli/display_path.ts";
 import { groupByFile } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";
 import { problemLine } from "./problem_line.ts";
+import { shellCallLines } from "./shell_call_lines.ts";
 import { milliseconds, plural, summaryLine } from "./summary_line.ts";
 import { compareValues, type DiffOp, markLine, MAX_DIFF_LINES, PAIR_LABELS } from "./text_diff.ts";
 
@@ -84,11 +85,17 @@ function renderDefault(run: RunResult, options: ReporterOptions, paint: Paint): 
   return out.join("\n") + "\n";
 }
 
-/** The case's line, then its details: one block per failure, the error, the explanation. */
+/**
+ * The case's line with its shell commands below it, then its details: one block per failure, the
+ * error, the explanation.
+ */
 function caseBlocks(result: CaseResult, options: ReporterOptions, paint: Paint): string[][] {
   const [mark, style] = MARKS[result.status];
   const duration = paint("dim", `(${milliseconds(result.durationMs)})`);
-  const blocks = [[`  ${paint(style, mark)} ${result.name} ${duration}`]];
+  const blocks = [[
+    `  ${paint(style, mark)} ${result.name} ${duration}`,
+    ...indent("      ", shellCallLines(result.shellCalls)),
+  ]];
   const file = displayPath(result.location.file, options.cwd, undefined);
   switch (result.status) {
     case "passed":

@@ -1,13 +1,14 @@
 /**
  * GitHub Actions workflow commands: an `::error` annotation at the line of each failed
- * expectation (or of the case, or of the invalid spot of a scenario file), then the summary as
- * plain text. Paths are relative to the project directory, the repository root in a workflow.
+ * expectation (or of the case, or of the invalid spot of a scenario file), then the shell
+ * commands of session cases (answered or run) and the summary as plain text. Paths are relative to the project directory, the repository root in a workflow.
  */
 import type { CaseResult } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
 import { displayPath } from "../../cli/display_path.ts";
 import { orderedResults } from "./case_groups.ts";
 import { problemMessage } from "./problem_line.ts";
+import { shellCallLines } from "./shell_call_lines.ts";
 import { summaryLine } from "./summary_line.ts";
 import { plainDiff } from "./text_diff.ts";
 
@@ -19,6 +20,7 @@ function renderGithub(run: RunResult, options: ReporterOptions): string {
   const out = [
     ...run.problems.map((p) => problemAnnotation(p, options.cwd)),
     ...orderedResults(run.results).flatMap((r) => caseAnnotations(r, options.cwd)),
+    ...orderedResults(run.results).flatMap((r) => shellLog(r, options.cwd)),
     summaryLine(run),
   ];
   return out.join("\n") + "\n";
@@ -55,6 +57,16 @@ function caseAnnotations(result: CaseResult, cwd: string): string[] {
     default:
       return result.status satisfies never;
   }
+}
+
+/**
+ * A session case's shell commands as plain log lines: worth a look, not a pull-request
+ * annotation. Each starts with the case's file and keeps its command on one line, so no
+ * command can pass for a workflow command.
+ */
+function shellLog(result: CaseResult, cwd: string): string[] {
+  const file = displayPath(result.location.file, cwd, undefined);
+  return shellCallLines(result.shellCalls).map((line) => `${file} > ${result.name}: ${line}`);
 }
 
 /** `::error file=F,line=L,title=T::message`, every part escaped. */

@@ -1,8 +1,8 @@
 /**
  * JUnit XML, as CI servers read it: one `<testsuite>` per scenario file, one `<testcase>` per
  * case with a `<failure>` (expectations not met) or an `<error>` (the case could not run), and an
- * invalid scenario file as a suite whose one case is an `<error>`. `--explain` goes to
- * `<system-out>`.
+ * invalid scenario file as a suite whose one case is an `<error>`. A session case's shell commands
+ * (answered or run) and `--explain` go to `<system-out>`.
  */
 import type { CaseResult } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
@@ -10,6 +10,7 @@ import { displayPath } from "../../cli/display_path.ts";
 import { groupByFile } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";
 import { problemLine } from "./problem_line.ts";
+import { shellCallLines } from "./shell_call_lines.ts";
 import { seconds } from "./summary_line.ts";
 import { plainDiff } from "./text_diff.ts";
 
@@ -147,11 +148,12 @@ function testCase(file: string, result: CaseResult, options: ReporterOptions): s
     default:
       result.status satisfies never;
   }
+  const out = shellCallLines(result.shellCalls);
   if (options.explain && result.explain !== undefined) {
-    inner.push(
-      `<system-out>${xmlText(explainLines(result.explain, options.cwd).join("\n"))}</system-out>`,
-    );
+    if (out.length > 0) out.push("");
+    out.push(...explainLines(result.explain, options.cwd));
   }
+  if (out.length > 0) inner.push(`<system-out>${xmlText(out.join("\n"))}</system-out>`);
   if (inner.length === 0) return [`${open}/>`];
   return [`${open}>`, ...inner.map((line) => `  ${line}`), "</testcase>"];
 }

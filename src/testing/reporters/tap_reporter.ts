@@ -1,7 +1,7 @@
 /**
  * TAP version 13: one test point per case (`file > name`) and one per invalid scenario file,
- * YAML diagnostics for each failure (expectation, where, expected, actual), `--explain` as
- * comments.
+ * YAML diagnostics for each failure (expectation, where, expected, actual), a session case's shell
+ * commands (answered or run) and `--explain` as comments.
  */
 import type { CaseResult } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
@@ -9,6 +9,7 @@ import { displayPath } from "../../cli/display_path.ts";
 import { orderedResults } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";
 import { problemPlace } from "./problem_line.ts";
+import { shellCallLines } from "./shell_call_lines.ts";
 import { summaryLine } from "./summary_line.ts";
 
 export function createTapReporter(options: ReporterOptions): Reporter {
@@ -78,6 +79,7 @@ function casePoint(n: number, result: CaseResult, options: ReporterOptions): str
     default:
       result.status satisfies never;
   }
+  out.push(...shellCallLines(result.shellCalls).map((line) => `# ${line}`));
   if (options.explain && result.explain !== undefined) {
     out.push(...explainLines(result.explain, options.cwd).map((line) => `# ${line}`));
   }

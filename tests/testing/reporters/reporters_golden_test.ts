@@ -1,7 +1,7 @@
 /**
  * Every reporter renders the same hand-built run (a passing case, a failing event case with a
- * reason and a regex mismatch, a failing session case with a files mismatch, a case that could
- * not run, an invalid scenario file) and is compared with its golden file. Regenerate them with
+ * reason and a regex mismatch, a failing session case with a files mismatch and two answered
+ * shell commands, a case that could not run, an invalid scenario file) and is compared with its golden file. Regenerate them with
  * `UPDATE_GOLDEN=1 deno test --allow-all tests/testing/reporters/`.
  */
 import { assert, assertEquals, AssertionError } from "../../helpers/assert.ts";
@@ -129,6 +129,11 @@ const FAILED_SESSION: CaseResult = {
     actual: { "CHANGELOG.md": "# Changes\n\n- added hook\n- added tests\n", "tmp.txt": "scratch" },
     line: 12,
   }],
+  // Answered by the scripted terminal: reports must not let them pass for commands that ran.
+  shellCalls: [
+    { command: "git status --short", executed: false, exitCode: 0 },
+    { command: "rm -rf tmp.txt", executed: false, exitCode: 1 },
+  ],
 };
 
 /** A file's cases out of order (as they finished): reporters show them by line. */
@@ -257,9 +262,9 @@ Deno.test("tap reporter: a test point per case and per invalid file, after a pla
   assertEquals(points, ["not ok 1", "ok 2", "not ok 3", "not ok 4", "not ok 5"]);
 });
 
-Deno.test("github reporter: an annotation per failed expectation at its line", () => {
+Deno.test("github reporter: an annotation per failed expectation at its line, then shell commands", () => {
   const lines = render("github", RUN).trimEnd().split("\n");
-  assertEquals(lines.length, 6);
+  assertEquals(lines.length, 8);
   assertEquals(
     lines.slice(0, 5).map((l) => l.slice(0, l.indexOf("title="))),
     [
@@ -276,7 +281,13 @@ Deno.test("github reporter: an annotation per failed expectation at its line", (
     ),
   );
   assert(!lines.slice(0, 5).some((l) => l.includes("\n") || l.includes("\r")));
-  assertEquals(lines[5], "1 passed, 3 failed (1 error), 1 invalid file in 0.41 s");
+  assertEquals(lines.slice(5, 7), [
+    ".claude/hooks-tests/session.jsonc > writes the changelog: shell answered, not run: " +
+    "git status --short → exit 0",
+    ".claude/hooks-tests/session.jsonc > writes the changelog: shell answered, not run: " +
+    "rm -rf tmp.txt → exit 1",
+  ]);
+  assertEquals(lines[7], "1 passed, 3 failed (1 error), 1 invalid file in 0.41 s");
 });
 
 /**
