@@ -2,11 +2,12 @@
  * File confinement under a race, and what it costs. A separate process swaps a directory on the
  * path with a symlink to a directory outside the roots as fast as it can while the agent reads
  * and writes through it; every call that returns the outside file or creates a file outside is
- * an escape. Measured for the agent's local file access (and its fallback where FFI cannot be
- * used), for the check the agent makes before handing a path to a client that serves files (here
- * a client reading the agent's disk), and for a check-then-access baseline (resolve and check
- * the path, then `Deno.readFile` or `Deno.writeTextFile` it). Then the cost of one uncontested `fs_read` and `fs_write` against that
- * baseline, interleaved in the same run. Linux only (the flipper uses `renameat2`).
+ * an escape, an empty file too. Measured for the agent's local file access (and its fallback
+ * where FFI cannot be used), for the check the agent makes before handing a path to a client that
+ * serves files (here a client reading the agent's disk), and for a check-then-access baseline
+ * (resolve and check the path, then `Deno.readFile` or `Deno.writeTextFile` it). Then the cost of
+ * one uncontested `fs_read` and `fs_write` against that baseline, interleaved in the same run.
+ * Linux only (the flipper uses `renameat2`).
  *
  *   deno task bench:fs
  *   deno run -A bench/fs_race.ts --quick     # fewer calls, for a smoke run
@@ -158,17 +159,18 @@ async function raceWrites(arm: string, make: (place: Place) => FileAccess): Prom
     }
     const outside = [...Deno.readDirSync(`${base}/outside`)];
     const escaped = outside.filter((entry) => entry.name !== "secret.txt");
-    // An empty file left outside is counted apart: nothing was written into it.
+    // A file created outside escaped even when empty (a refused write of the fallback leaves
+    // one); how many were is told apart.
     const emptyLeft = escaped.filter((entry) =>
       Deno.statSync(`${base}/outside/${entry.name}`).size === 0
     ).length;
     return {
-      escapes: escaped.length - emptyLeft,
+      escapes: escaped.length,
       emptyLeft,
       succeeded: succeeded - (escaped.length - emptyLeft),
     };
   });
-  printEscapes("fs_write", arm, escapes, succeeded, { empty_files_left_outside: emptyLeft });
+  printEscapes("fs_write", arm, escapes, succeeded, { of_them_empty: emptyLeft });
 }
 
 async function timeCalls(fn: () => Promise<unknown>): Promise<number> {

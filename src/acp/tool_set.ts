@@ -1,7 +1,10 @@
 /**
  * The tools of one prompt turn: what the model is offered, and where each capability runs — the
- * client's `fs/*` and `terminal/*` when it advertised them, locally otherwise; files are confined
- * to the allowed roots either way.
+ * client's `fs/*` and `terminal/*` when it advertised them, locally otherwise. Files are kept to
+ * the allowed roots either way, but not equally: a local open verifies what it opened, so a path
+ * swapped mid-call leads nowhere (exactly where libc can be used, see confined_opener.ts); a path
+ * for the client is checked by name before the request, and a swap between that check and the
+ * client's own open is the client's to defend (client_file_access.ts).
  */
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import { confinePath } from "../agent/allowed_roots.ts";

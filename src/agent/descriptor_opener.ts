@@ -11,10 +11,11 @@
  *
  * Writes: the path is checked by name first (it resolves symlinks, dangling ones too, and gives
  * the reasons for a refusal). The nearest existing parent directory of what it resolved to is
- * opened and verified like a read; each missing directory is created below it and opened
- * `O_NOFOLLOW` through the verified one; the file is opened `O_NOFOLLOW` through its parent. A
- * symlink that shows up on the way sends the write back to the check, since it may lead inside
- * or out.
+ * opened and verified like a read, and the runtime's write grant is asked for the verified place;
+ * each missing directory is created below it and opened `O_NOFOLLOW` through the verified one;
+ * the file is looked at through its parent (a FIFO or a device is refused unopened), then opened
+ * `O_NOFOLLOW` through it. A symlink that shows up on the way sends the write back to the check,
+ * since it may lead inside or out.
  *
  * Not covered, as by any check of paths: a hard link inside the roots to a file outside them, and
  * a verified directory moved out of the roots while it is held.
@@ -28,7 +29,7 @@ import {
   type ConfinedPlace,
   NotRegularFileError,
 } from "./confined_file.ts";
-import { AT_FDCWD, Errno, type Libc, LibcError } from "./libc.ts";
+import { AT_FDCWD, Errno, type FileStatus, type Libc, LibcError } from "./libc.ts";
 
 /** Checks and opens before a write whose path keeps changing under it is given up on. */
 const MAX_WRITE_ATTEMPTS = 3;
@@ -75,7 +76,6 @@ export class DescriptorOpener implements ConfinedOpener {
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
       const confined = await confinePath(path, place);
       if (!confined.ok) return refused(confined.reason);
-      requireGrant("write", confined.path);
       let opened: Attempt;
       try {
         opened = this.#write(path, confined.path, place);
@@ -98,15 +98,21 @@ export class DescriptorOpener implements ConfinedOpener {
     let dir = nearest.fd;
     try {
       const real = libc.pathOf(dir);
-      if (!isInsideRoots(real, place.roots)) {
-        return refused(outsideReason(path, join(real, ...nearest.missing, name), place));
-      }
+      const target = join(real, ...nearest.missing, name);
+      if (!isInsideRoots(real, place.roots)) return refused(outsideReason(path, target, place));
+      // Where the write really goes: a swap after the check by name may have led elsewhere.
+      requireGrant("write", target);
       for (const component of nearest.missing) {
         const child = this.#makeDirectory(dir, component);
         if (child === CHANGED) return CHANGED;
         libc.close(dir);
         dir = child;
       }
+      // Looked at before the open, which would wake a FIFO's reader or act on a device.
+      const existing = this.#statusIfAny(dir, name);
+      if (existing?.type === "symlink") return CHANGED;
+      if (existing?.type === "directory") throw new Deno.errors.IsADirectory("it is a directory");
+      if (existing !== undefined && existing.type !== "file") throw new NotRegularFileError();
       let fd: number;
       try {
         fd = libc.openat(
@@ -148,6 +154,16 @@ export class DescriptorOpener implements ConfinedOpener {
         if (!hasErrno(error, Errno.ENOENT) || dirname(current) === current) throw error;
       }
       missing.unshift(basename(current));
+    }
+  }
+
+  /** What `name` under `dir` is, not following a symlink; `undefined` when nothing is there. */
+  #statusIfAny(dir: number, name: string): FileStatus | undefined {
+    try {
+      return this.libc.status(dir, name);
+    } catch (error) {
+      if (hasErrno(error, Errno.ENOENT)) return undefined;
+      throw error;
     }
   }
 

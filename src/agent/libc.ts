@@ -4,10 +4,10 @@
  * `O_PATH`, `readlink` of `/proc/self/fd/N` for the real path of what a descriptor holds,
  * `statx`, `mkdirat`, `read`, `write`, `close`. Deno's own file API hands out no descriptors.
  *
- * Loaded on first use, not at start-up, and only where it can work: Linux, a known
- * architecture, the FFI permission already granted (asking would prompt), the library and every
- * symbol present, and `/proc` mounted. Otherwise `loadLibc()` answers `undefined` and callers
- * use what Deno offers.
+ * Loaded on first use, not at start-up, and only where it can work: a glibc build of Deno on
+ * Linux, a known architecture, the FFI permission already granted (asking would prompt), the
+ * library and every symbol present, and `/proc` mounted. Otherwise `loadLibc()` answers
+ * `undefined` and callers use what Deno offers.
  *
  * Calls that only touch metadata run on the JS thread: they take microseconds and `errno` can be
  * read right after them. `read` and `write` run on a worker thread, so a big file does not stall
@@ -231,9 +231,21 @@ export function loadLibc(): Libc | undefined {
   return loaded.libc;
 }
 
+/**
+ * The architecture whose flags apply, where this runtime can use libc: a Linux build of Deno
+ * linked against glibc (`deno` and a `deno compile` binary alike), which holds `libc.so.6` from
+ * start-up (see `functionPointers`).
+ */
+export function libcArch(
+  build: Pick<typeof Deno.build, "os" | "arch" | "env">,
+): keyof typeof ARCH_FLAGS | undefined {
+  if (build.os !== "linux" || build.env !== "gnu" || !(build.arch in ARCH_FLAGS)) return undefined;
+  return build.arch;
+}
+
 function tryLoad(): Libc | undefined {
-  const arch = Deno.build.arch;
-  if (Deno.build.os !== "linux" || !(arch in ARCH_FLAGS)) return undefined;
+  const arch = libcArch(Deno.build);
+  if (arch === undefined) return undefined;
   try {
     if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
     const libc = new Libc(functionPointers(), arch);
@@ -252,8 +264,10 @@ function tryLoad(): Libc | undefined {
 
 /**
  * The addresses of the functions. The library handle is closed at once: an open one would be a
- * resource held for the life of the process (test sanitizers report it), and libc stays mapped
- * anyway, since Deno itself is linked against it.
+ * resource held for the life of the process (test sanitizers report it). The addresses stay
+ * valid because this `libc.so.6` is the one the runtime was started with (`libcArch` admits only
+ * glibc builds, which link it): `dlopen` hands back that loaded object with one more reference,
+ * `dlclose` takes the reference away, and glibc never unloads what was loaded at start-up.
  */
 function functionPointers(): Pointers {
   const pointer = { type: "pointer" } as const;

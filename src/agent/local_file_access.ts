@@ -78,12 +78,12 @@ export class LocalFileAccess implements FileAccess {
       message: `Cannot write "${path}": ${reason}`,
     });
     try {
-      // Before the open, which empties the file.
+      // Before the open, which empties the file; after it, the write goes through whole.
       if (options.signal?.aborted) return fail("cancelled", "cancelled");
       const opened = await this.#opener().openWrite(path, this.options);
       if (!opened.ok) return fail(opened.failure, opened.reason);
       try {
-        await writeAll(opened.file, new TextEncoder().encode(content), options.signal);
+        await writeAll(opened.file, new TextEncoder().encode(content));
       } finally {
         opened.file.close();
       }
@@ -131,20 +131,23 @@ async function readUpTo(
   }
 }
 
-async function writeAll(
-  file: ConfinedFile,
-  bytes: Uint8Array,
-  signal: AbortSignal | undefined,
-): Promise<void> {
+/**
+ * Not stopped by a cancel: the open emptied the file, and stopping part way would lose the old
+ * text and the new one.
+ */
+async function writeAll(file: ConfinedFile, bytes: Uint8Array): Promise<void> {
   for (let written = 0; written < bytes.length;) {
-    if (signal?.aborted) throw new DOMException("The write was cancelled", "AbortError");
     written += await file.write(bytes.subarray(written, written + READ_STEP_BYTES));
   }
 }
 
 function tooBig(size: number, maxBytes: number): string {
-  return `it is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for reading ` +
-    "a file whole (use the shell tool to look at parts of it)";
+  // Rounded alike ("2.0 KiB, over the 2.0 KiB limit"), the sizes would show no excess at all.
+  const exact = formatBytes(size) === formatBytes(maxBytes);
+  const show = (bytes: number) =>
+    exact ? `${formatBytes(bytes)} (${bytes} bytes)` : formatBytes(bytes);
+  return `it is ${show(size)}, over the ${show(maxBytes)} limit for reading a file whole ` +
+    "(use the shell tool to look at parts of it)";
 }
 
 function failureOf(error: unknown, signal: AbortSignal | undefined): FileAccessFailure {

@@ -5,7 +5,8 @@
  * inode). An open that followed a symlink swapped in after the first check is refused in most
  * cases, not all: the checks after the open are lookups by name too, and a swap timed between
  * them passes (bench/fs_race.ts measures how often). A write is emptied only once verified, so a
- * refused one leaves at worst an empty file where the swapped path led.
+ * refused one leaves at worst an empty file, and the missing directories made for it, where the
+ * swapped path led.
  */
 import { dirname } from "node:path";
 import { confinePath } from "./allowed_roots.ts";

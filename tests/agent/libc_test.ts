@@ -1,8 +1,19 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { AT_FDCWD, LibcError, loadLibc } from "../../src/agent/libc.ts";
+import { AT_FDCWD, libcArch, LibcError, loadLibc } from "../../src/agent/libc.ts";
+import { repoUrl, runProbeScript } from "./probe_script.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 const LINUX_GLIBC = Deno.build.os === "linux" && Deno.build.env === "gnu";
+
+Deno.test("libc is used only by a Linux build of Deno linked against glibc", () => {
+  // Elsewhere "libc.so.6" is no library the runtime already holds (musl's compatibility shim,
+  // say), and the handle closed after taking the addresses would unload it under them.
+  assertEquals(libcArch({ os: "linux", arch: "x86_64", env: "gnu" }), "x86_64");
+  assertEquals(libcArch({ os: "linux", arch: "aarch64", env: "gnu" }), "aarch64");
+  assertEquals(libcArch({ os: "linux", arch: "x86_64", env: "musl" }), undefined);
+  assertEquals(libcArch({ os: "linux", arch: "x86_64", env: undefined }), undefined);
+  assertEquals(libcArch({ os: "darwin", arch: "aarch64", env: "gnu" }), undefined);
+});
 
 Deno.test({
   name: "libc loads on Linux and names what a descriptor holds, wherever it has moved",
@@ -52,12 +63,9 @@ Deno.test({
 
 Deno.test("without the FFI grant the fallback opener is used, and it still confines", async () => {
   await withTempDir({ "p/a.txt": "inside\n", "outside/b.txt": "outside\n" }, async (base) => {
-    const source = (module: string) => new URL(`../../src/agent/${module}`, import.meta.url).href;
-    await Deno.writeTextFile(
-      `${base}/probe.ts`,
-      `import { allowedRoots } from "${source("allowed_roots.ts")}";
-import { confinedOpener } from "${source("confined_opener.ts")}";
-import { LocalFileAccess } from "${source("local_file_access.ts")}";
+    const script = `import { allowedRoots } from "${repoUrl("src/agent/allowed_roots.ts")}";
+import { confinedOpener } from "${repoUrl("src/agent/confined_opener.ts")}";
+import { LocalFileAccess } from "${repoUrl("src/agent/local_file_access.ts")}";
 const cwd = "${base}/p";
 const files = new LocalFileAccess({ cwd, roots: await allowedRoots({ launchCwd: cwd, home: undefined }) });
 console.log(JSON.stringify({
@@ -65,26 +73,8 @@ console.log(JSON.stringify({
   inside: await files.readTextFile("a.txt"),
   outside: (await files.readTextFile("../outside/b.txt")).ok,
 }));
-`,
-    );
-    const repo = new URL("../..", import.meta.url).pathname;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--quiet",
-        "--no-prompt",
-        "--no-config",
-        `--allow-read=${base},${repo}`,
-        `--allow-write=${base}`,
-        `${base}/probe.ts`,
-      ],
-      stdin: "null",
-      clearEnv: true,
-      env: { NO_COLOR: "1", DENO_DIR: Deno.env.get("DENO_DIR") ?? `${base}/deno_dir` },
-    }).output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    assertEquals(output.code, 0, stderr);
-    assertEquals(JSON.parse(new TextDecoder().decode(output.stdout)), {
+`;
+    assertEquals(await runProbeScript(base, script, { read: [base], write: [base] }), {
       opener: "PathOpener",
       inside: { ok: true, content: "inside\n" },
       outside: false,

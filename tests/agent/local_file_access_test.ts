@@ -52,34 +52,41 @@ eachOpener("a local read returns the whole file, or the lines asked for", async 
   });
 });
 
+/** Reasons for the files of the test below: what `Cannot read "<path>": ` goes on with. */
+const READ_FAILURES: ReadonlyArray<readonly [string, "not_found" | "failed", string]> = [
+  ["missing.txt", "not_found", "no such file"],
+  ["dir", "failed", "it is a directory"],
+  ["image.bin", "failed", "it is not a UTF-8 text file"],
+  [
+    "big.txt",
+    "failed",
+    "it is 2.0 KiB, over the 1.0 KiB limit for reading a file whole " +
+    "(use the shell tool to look at parts of it)",
+  ],
+  // Rounded, the two sizes would read alike.
+  [
+    "just_over.txt",
+    "failed",
+    "it is 1.0 KiB (1025 bytes), over the 1.0 KiB (1024 bytes) limit for reading a file whole " +
+    "(use the shell tool to look at parts of it)",
+  ],
+];
+
 eachOpener(
   "a missing file, a directory, a binary file and a big file are clear failures",
   async (opener) => {
     await withTempDir({ "p/dir/x.txt": "x" }, async (base) => {
       await Deno.writeFile(`${base}/p/image.bin`, new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
       await Deno.writeTextFile(`${base}/p/big.txt`, "x".repeat(2048));
+      await Deno.writeTextFile(`${base}/p/just_over.txt`, "x".repeat(1025));
       const files = await access(`${base}/p`, opener, 1024);
-      assertEquals(await files.readTextFile("missing.txt"), {
-        ok: false,
-        failure: "not_found",
-        message: 'Cannot read "missing.txt": no such file',
-      });
-      assertEquals(await files.readTextFile("dir"), {
-        ok: false,
-        failure: "failed",
-        message: 'Cannot read "dir": it is a directory',
-      });
-      assertEquals(await files.readTextFile("image.bin"), {
-        ok: false,
-        failure: "failed",
-        message: 'Cannot read "image.bin": it is not a UTF-8 text file',
-      });
-      assertEquals(await files.readTextFile("big.txt"), {
-        ok: false,
-        failure: "failed",
-        message: 'Cannot read "big.txt": it is 2.0 KiB, over the 1.0 KiB limit for reading a ' +
-          "file whole (use the shell tool to look at parts of it)",
-      });
+      for (const [path, failure, reason] of READ_FAILURES) {
+        assertEquals(await files.readTextFile(path), {
+          ok: false,
+          failure,
+          message: `Cannot read "${path}": ${reason}`,
+        });
+      }
     });
   },
 );
@@ -238,6 +245,52 @@ eachOpener(
       await Deno.writeTextFile(`${base}/p/big.txt`, big);
       const files = await access(`${base}/p`, opener, big.length);
       assertEquals(await files.readTextFile("big.txt"), { ok: true, content: big });
+    });
+  },
+);
+
+/** `opener`, with the signal aborted as soon as the first step of a write has gone through. */
+function abortingAfterFirstWrite(opener: ConfinedOpener, controller: AbortController) {
+  return {
+    openRead: opener.openRead.bind(opener),
+    openWrite: async (...args: Parameters<ConfinedOpener["openWrite"]>) => {
+      const opened = await opener.openWrite(...args);
+      if (!opened.ok) return opened;
+      const { file } = opened;
+      return {
+        ok: true as const,
+        file: {
+          size: file.size,
+          read: file.read.bind(file),
+          close: file.close.bind(file),
+          write: async (bytes: Uint8Array) => {
+            const count = await file.write(bytes);
+            controller.abort();
+            return count;
+          },
+        },
+      };
+    },
+  } satisfies ConfinedOpener;
+}
+
+eachOpener(
+  "a cancel after the file was emptied lets the write finish, so no half file is left",
+  async (opener) => {
+    await withTempDir({ "p/a.txt": "old\n" }, async (base) => {
+      const controller = new AbortController();
+      const roots = await allowedRoots({ launchCwd: `${base}/p`, home: undefined });
+      const files = new LocalFileAccess({
+        cwd: `${base}/p`,
+        roots,
+        opener: abortingAfterFirstWrite(opener, controller),
+      });
+      // Several write steps' worth.
+      const content = "0123456789abcdef".repeat(256 * 1024);
+      const written = await files.writeTextFile("a.txt", content, { signal: controller.signal });
+      assert(controller.signal.aborted, "the cancel never came: the test proves nothing");
+      assertEquals(written, { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/p/a.txt`), content);
     });
   },
 );
