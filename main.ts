@@ -7,7 +7,7 @@ import { describePermissionError } from "./src/cli/permission_error.ts";
 import { homeAccessProblem } from "./src/cli/home_access.ts";
 import type { CliIo } from "./src/cli/command_spec.ts";
 import { installOrphanGuard } from "./src/hooks/guard_group.ts";
-import { createOrphanGuard } from "./src/hooks/orphan_guard.ts";
+import { createOrphanGuard, orphanGuardDirs } from "./src/hooks/orphan_guard.ts";
 
 const encoder = new TextEncoder();
 
@@ -61,10 +61,10 @@ if (Deno.build.os === "windows" && !Deno.env.get("HOME") && Deno.env.get("USERPR
 
 // Whatever kills the agent, even SIGKILL, ends the process groups it started. The supervisor
 // starts with the first group, so commands that start none (--version, lint) pay nothing.
-if (Deno.build.os !== "windows") {
-  const stateHome = Deno.env.get("XDG_STATE_HOME") || `${Deno.env.get("HOME") ?? "."}/.local/state`;
+const guardDirs = orphanGuardDirs((name) => Deno.env.get(name));
+if (Deno.build.os !== "windows" && guardDirs !== undefined) {
   installOrphanGuard(createOrphanGuard({
-    dir: `${stateHome}/llama-agent`,
+    ...guardDirs,
     onFailure: (message) => io.stderr(`llama-agent: ${message}\n`),
   }));
 }

@@ -1,16 +1,20 @@
 /**
  * Hook dispatch benchmarks. Every figure is printed as one JSON line with a baseline measured in
  * the same run (these machines are shared and noisy, so only ratios mean anything), and with the
- * target the project holds it to.
+ * target the project holds it to. The orphan guard is installed as main.ts installs it, so each
+ * hook pays for its group's registration as it does in the agent.
  *
  *   deno task bench            # all figures
  *   deno run -A bench/dispatch.ts --quick   # fewer iterations, for a smoke run
  */
+import { installOrphanGuard } from "../src/hooks/guard_group.ts";
 import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
 import { fireHooks } from "../src/hooks/hook_engine.ts";
 import { selectRegistrations } from "../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
 import { loadSettingsChain } from "../src/hooks/settings_chain.ts";
+import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
+import { bareSpawn } from "./bare_spawn.ts";
 import { measureInterleaved, median, printFigure, timeOnce } from "./bench_stats.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -19,12 +23,22 @@ const SLEEPS = quick ? 3 : 8;
 const LOADS = quick ? 500 : 5000;
 
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-bench-" }));
+const guard = createOrphanGuard({
+  dir: `${root}/state`,
+  onFailure: (message) => {
+    throw new Error(`The bench needs the orphan guard: ${message}`);
+  },
+});
+const previousGuard = installOrphanGuard(guard);
 try {
   await benchOneHookVsBareSpawn();
+  if (guard.supervisorPid === undefined) throw new Error("The hooks ran without the orphan guard");
   await benchParallelHooks();
   await benchNodeSpawn();
   await benchChainLoading();
 } finally {
+  installOrphanGuard(previousGuard);
+  await guard.close();
   await Deno.remove(root, { recursive: true });
 }
 
@@ -70,16 +84,6 @@ async function firePreToolUse(dir: string, hooks: SessionHooks): Promise<void> {
       throw new Error(`bench hook failed: ${JSON.stringify(run.outcome)}`);
     }
   }
-}
-
-async function bareSpawn(): Promise<void> {
-  const output = await new Deno.Command("sh", {
-    args: ["-c", "true"],
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  if (!output.success) throw new Error("sh -c true failed");
 }
 
 /**

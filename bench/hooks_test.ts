@@ -18,6 +18,7 @@
  */
 import { median, printFigure } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
+import { systemProgram } from "./system_program.ts";
 import { runScenarios } from "../src/testing/run_scenarios.ts";
 import type { RunResult } from "../src/testing/scenario_run.ts";
 
@@ -28,7 +29,7 @@ const MANY_ROUNDS = quick ? 2 : 8;
 const ONE_CASE_ROUNDS = quick ? 4 : 40;
 const WARM_UP_ROUNDS = quick ? 1 : 2;
 const WORKERS = navigator.hardwareConcurrency ?? 1;
-const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find(exists);
+const SETSID = systemProgram("setsid");
 
 const started = performance.now();
 const root = await Deno.realPath(
@@ -48,15 +49,6 @@ try {
 }
 summary.push(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.error(summary.map((line) => `bench/hooks_test: ${line}`).join("\n"));
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Project {
   readonly dir: string;

@@ -12,15 +12,17 @@
 import { guardGroup, installOrphanGuard } from "../src/hooks/guard_group.ts";
 import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
 import { spawnInOwnGroup } from "../src/hooks/process_group.ts";
+import { bareSpawn } from "./bare_spawn.ts";
 import { median, printFigure, timeOnce } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
+import { systemProgram } from "./system_program.ts";
 
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 30 : 200;
 const STARTS = quick ? 10 : 50;
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
-const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find(exists);
-const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find(exists);
+const SETPRIV = systemProgram("setpriv");
+const SETSID = systemProgram("setsid");
 /** The time spent in the guard's calls, per guarded spawn. */
 const guardCalls: number[] = [];
 
@@ -32,15 +34,6 @@ try {
   await benchSurvivors();
 } finally {
   await Deno.remove(logDir, { recursive: true });
-}
-
-async function bareSpawn(): Promise<void> {
-  const output = await new Deno.Command("sh", {
-    args: ["-c", "true"],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!output.success) throw new Error("sh -c true failed");
 }
 
 async function groupSpawn(program = "/bin/sh", args = ["-c", "true"]): Promise<void> {
@@ -193,7 +186,10 @@ async function benchStartUp(): Promise<void> {
   const guarded = `${logDir}/main_guarded.ts`;
   const unguarded = `${logDir}/main_unguarded.ts`;
   await Deno.writeTextFile(guarded, source);
-  const without = source.replace('if (Deno.build.os !== "windows") {', "if (false) {");
+  const without = source.replace(
+    'if (Deno.build.os !== "windows" && guardDirs !== undefined) {',
+    "if (false) {",
+  );
   if (without === source) throw new Error("main.ts no longer installs the guard as expected");
   await Deno.writeTextFile(unguarded, without);
   const version = (file: string) => () =>
@@ -306,14 +302,5 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): P
   while (!(await condition())) {
     if (performance.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

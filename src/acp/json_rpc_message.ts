@@ -7,35 +7,21 @@ import { z } from "zod";
 import type { AnyMessage, JsonRpcId } from "@agentclientprotocol/sdk";
 
 const Id = z.union([z.string(), z.number().refine(Number.isFinite), z.null()]);
+const JSONRPC = z.literal("2.0");
+const ABSENT = z.never().optional();
 
-const Request = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: Id,
-  method: z.string(),
-  params: z.unknown().optional(),
-});
+/** What a request and a notification carry. */
+const CALL = { jsonrpc: JSONRPC, method: z.string(), params: z.unknown().optional() };
+/** What every response carries: no method, and exactly one of `result` and `error`. */
+const ANSWER = { jsonrpc: JSONRPC, id: Id, method: ABSENT };
 
-const Notification = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: z.never().optional(),
-  method: z.string(),
-  params: z.unknown().optional(),
-});
-
-const ResultResponse = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: Id,
-  method: z.never().optional(),
-  result: z.unknown(),
-  error: z.never().optional(),
-});
-
+const Request = z.looseObject({ ...CALL, id: Id });
+const Notification = z.looseObject({ ...CALL, id: ABSENT });
+const ResultResponse = z.looseObject({ ...ANSWER, result: z.unknown(), error: ABSENT });
 const ErrorResponse = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: Id,
-  method: z.never().optional(),
+  ...ANSWER,
   error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
-  result: z.never().optional(),
+  result: ABSENT,
 });
 
 export const JsonRpcMessage = z.union([Request, Notification, ResultResponse, ErrorResponse]);

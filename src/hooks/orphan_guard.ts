@@ -12,7 +12,8 @@
  * supervisor would wake for every line; measured, that costs a spawn about twice what two
  * synchronous appends to a file do (`bench/orphan_guard.ts`), and with the file the supervisor
  * sleeps until the agent dies. The supervisor removes the file as soon as it has opened it, so
- * nothing is left on disk however either of them ends.
+ * nothing is left on disk however either of them ends later; a file whose agent died before its
+ * supervisor started is removed by the next guard to start in that directory.
  *
  * Why a supervisor and not `PR_SET_PDEATHSIG`: that needs code between fork and exec (another
  * exec per spawn, e.g. `setpriv`, which a posix_spawn spawner cannot avoid), it kills only the
@@ -24,6 +25,7 @@
  * The agent's end of the pipe is close-on-exec (as every pipe Deno creates), so no command holds
  * it open after the agent is gone.
  */
+import { isAbsolute, join, resolve } from "node:path";
 import { errorMessage } from "../error.ts";
 import { spawnInOwnGroup } from "./process_group.ts";
 
@@ -42,8 +44,13 @@ export interface OrphanGuard {
 }
 
 export interface OrphanGuardOptions {
-  /** A directory the agent may write, for the log file (removed at once by the supervisor). */
+  /**
+   * A directory the agent may write, for the log file (removed at once by the supervisor). Made
+   * 0700 if missing; a relative one is taken from the agent's working directory.
+   */
   readonly dir: string;
+  /** Where the log goes when `dir` cannot be written (read-only, or not the agent's to write). */
+  readonly fallbackDir?: string;
   /** Seconds between SIGTERM and SIGKILL once the agent is gone (whole seconds: POSIX `sleep`). */
   readonly graceSeconds?: number;
   /** Told, once, that the guard no longer works (it could not start, or its process ended). */
@@ -90,6 +97,31 @@ exit 0
 
 /** Past this size the log is rewritten as the groups still registered. */
 export const LOG_COMPACT_BYTES = 64 * 1024;
+
+/**
+ * A log this old was never opened by its supervisor (which removes it at once): its agent died
+ * between creating it and starting the supervisor. The next guard to start there removes it.
+ */
+export const STALE_LOG_MS = 10 * 60_000;
+
+const LOG_PREFIX = "orphan-guard-";
+const DIR_MODE = 0o700;
+
+/**
+ * The program's log directory: `$XDG_STATE_HOME/llama-agent`, with `$HOME/.local/state` as the
+ * state home when that is unset or relative (which the XDG specification says to ignore), and as
+ * the fallback when it is set; undefined without either.
+ */
+export function orphanGuardDirs(
+  env: (name: string) => string | undefined,
+): Pick<OrphanGuardOptions, "dir" | "fallbackDir"> | undefined {
+  const xdg = env("XDG_STATE_HOME");
+  const home = env("HOME");
+  const fromHome = home ? `${home}/.local/state/llama-agent` : undefined;
+  if (!xdg || !isAbsolute(xdg)) return fromHome === undefined ? undefined : { dir: fromHome };
+  const dir = `${xdg}/llama-agent`;
+  return fromHome === undefined || fromHome === dir ? { dir } : { dir, fallbackDir: fromHome };
+}
 
 const ENCODER = new TextEncoder();
 const LOST = "commands started from now on may outlive the agent if it is killed";
@@ -144,20 +176,21 @@ class SupervisorGuard implements OrphanGuard {
 
   #start(): void {
     const grace = this.options.graceSeconds ?? DEFAULT_ORPHAN_GRACE_SECONDS;
+    const { dir, fallbackDir } = this.options;
+    const dirs = fallbackDir === undefined ? [dir] : [dir, fallbackDir];
     try {
-      Deno.mkdirSync(this.options.dir, { recursive: true });
-      this.#logPath = Deno.makeTempFileSync({ dir: this.options.dir, prefix: "orphan-guard-" });
-      this.#log = Deno.openSync(this.#logPath, { write: true });
+      const logPath = this.#openLog(dirs);
       this.#child = spawnInOwnGroup(
         {
           program: "/bin/sh",
-          args: ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, String(grace), this.#logPath],
+          args: ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, String(grace), logPath],
         },
         // "/" so that it keeps no directory busy; PATH for `sleep`, and nothing of the agent's.
         { cwd: "/", env: { PATH: "/usr/bin:/bin" }, stdin: "piped", output: "null" },
       );
     } catch (error) {
-      this.#fail(`Cannot start the orphan guard in "${this.options.dir}": ${errorMessage(error)}`);
+      const where = dirs.map((dir) => `"${dir}"`).join(" or ");
+      this.#fail(`Cannot start the orphan guard in ${where}: ${errorMessage(error)}`);
       return;
     }
     // The agent's exit never waits for it: the pipe closing is what it waits for.
@@ -167,6 +200,28 @@ class SupervisorGuard implements OrphanGuard {
       const how = status.signal ? `signal ${status.signal}` : `exit code ${status.code}`;
       this.#fail(`The orphan guard's process ended (${how})`);
     });
+  }
+
+  /**
+   * Creates and opens the log in the first of `dirs` where that works, and returns its path,
+   * absolute (the supervisor runs in "/"); throws the last one's error.
+   */
+  #openLog(dirs: readonly string[]): string {
+    let failure: unknown;
+    for (const dir of dirs.map((dir) => resolve(dir))) {
+      try {
+        Deno.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+        removeStaleLogs(dir);
+        const path = Deno.makeTempFileSync({ dir, prefix: LOG_PREFIX });
+        this.#logPath = path;
+        this.#log = Deno.openSync(path, { write: true });
+        return path;
+      } catch (error) {
+        this.#dropLog();
+        failure = error;
+      }
+    }
+    throw failure;
   }
 
   /** One synchronous write: a registration is on file before the spawner goes on. */
@@ -227,6 +282,28 @@ class SupervisorGuard implements OrphanGuard {
       // Removed already, as it should be.
     }
     this.#logPath = undefined;
+  }
+}
+
+/** Removes the logs in `dir` older than `STALE_LOG_MS`; what cannot be read or removed stays. */
+function removeStaleLogs(dir: string): void {
+  const before = Date.now() - STALE_LOG_MS;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    // Not ours to list: the log can still go there.
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile || !entry.name.startsWith(LOG_PREFIX)) continue;
+    const path = join(dir, entry.name);
+    try {
+      const modified = Deno.lstatSync(path).mtime?.getTime();
+      if (modified !== undefined && modified < before) Deno.removeSync(path);
+    } catch {
+      // Removed meanwhile, or not ours to remove.
+    }
   }
 }
 

@@ -97,6 +97,18 @@ Deno.test("method tables come from the schema's x-method annotations", () => {
   assertEquals(defs.responses.has("session/update"), false);
 });
 
+Deno.test("$/cancel_request, a protocol-level notification of v1 either side may send, is valid from the agent", () => {
+  assertEquals(
+    agentMessageDefs().notifications.get("$/cancel_request"),
+    "CancelRequestNotification",
+  );
+  const cancel = { jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: 0 } };
+  assertEquals(validateAgentMessage(cancel), []);
+  assertEquals(validateAgentMessage({ ...cancel, params: {} }), [
+    'Missing required property "requestId" at /params',
+  ]);
+});
+
 Deno.test("unknown methods are reported; _-prefixed extension methods carry anything", () => {
   assertEquals(validateAgentRequest("_llama-agent/anything", { any: ["thing"] }), []);
   assertEquals(validateAgentResponse("_llama-agent/anything", 42), []);

@@ -101,6 +101,35 @@ const request = (id: unknown, method: string, params: unknown = {}) =>
 const initialize = (id: unknown = 1) =>
   request(id, "initialize", { protocolVersion: 1, clientCapabilities: {} });
 
+/** An agent that answers `initialize`. */
+const testAgent = () =>
+  acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
+
+/** An agent whose `session/list` is answered only once `release` resolves. */
+const heldListAgent = (release: Promise<void>) =>
+  testAgent().onRequest("session/list", async () => {
+    await release;
+    return { sessions: [] };
+  });
+
+/** An agent whose `session/list` reads a file from the client and fails with what that gave. */
+const readingAgent = () =>
+  testAgent().onRequest("session/list", async ({ client }) => {
+    try {
+      await client.request("fs/read_text_file", { sessionId: "s", path: "/x" });
+      return { sessions: [] };
+    } catch (error) {
+      throw new acp.RequestError(-32603, `Read failed: ${(error as Error).message}`);
+    }
+  });
+
+/** Waits for the agent's request to the client. */
+async function agentRequest(pipes: Pipes, method: string): Promise<JsonObject> {
+  let asked: JsonObject | undefined;
+  while (!(asked = pipes.out.find((message) => message.method === method))) await sleep(1);
+  return asked;
+}
+
 Deno.test("a request written with initialize waits for initialize's answer", async () => {
   const app = acp.agent({ name: "test" })
     .onRequest("initialize", async () => {
@@ -118,8 +147,7 @@ Deno.test("a request written with initialize waits for initialize's answer", asy
 
 Deno.test("at EOF every request already read is answered before the connection closes", async () => {
   let closedEarly = false;
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+  const app = testAgent()
     .onRequest("session/list", async () => {
       await sleep(30);
       return { sessions: [] };
@@ -139,8 +167,7 @@ Deno.test("at EOF every request already read is answered before the connection c
 
 Deno.test("at EOF a running prompt gets session/cancel, and its answer goes out", async () => {
   const cancelled = Promise.withResolvers<void>();
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+  const app = testAgent()
     .onRequest("session/prompt", async () => {
       await cancelled.promise;
       return { stopReason: "cancelled" as const };
@@ -157,8 +184,7 @@ Deno.test("at EOF a running prompt gets session/cancel, and its answer goes out"
 
 Deno.test("session/cancel reaches the agent while a prompt runs", async () => {
   const cancelled = Promise.withResolvers<void>();
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
+  const app = testAgent()
     .onRequest("session/prompt", async () => {
       await cancelled.promise;
       return { stopReason: "cancelled" as const };
@@ -178,25 +204,11 @@ Deno.test("session/cancel reaches the agent while a prompt runs", async () => {
 });
 
 Deno.test("at EOF the agent's own requests to the client fail at once", async () => {
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
-    .onRequest("session/list", async ({ client }) => {
-      try {
-        await client.request("fs/read_text_file", { sessionId: "s", path: "/x" });
-        return { sessions: [] };
-      } catch (error) {
-        throw new acp.RequestError(-32603, `Read failed: ${(error as Error).message}`);
-      }
-    });
-  const pipes = connect(app);
+  const pipes = connect(readingAgent());
   await pipes.write(initialize());
   await pipes.answer(1);
   await pipes.write(request(2, "session/list"));
-  await new Promise<void>((resolve) => {
-    const poll = () =>
-      pipes.out.some((m) => m.method === "fs/read_text_file") ? resolve() : setTimeout(poll, 1);
-    poll();
-  });
+  await agentRequest(pipes, "fs/read_text_file");
   await pipes.end();
   const answer = await pipes.answer(2);
   assert(isObject(answer.error), JSON.stringify(answer));
@@ -206,13 +218,7 @@ Deno.test("at EOF the agent's own requests to the client fail at once", async ()
 
 Deno.test("at EOF a request not answered within the limit is answered with an error, once", async () => {
   const release = Promise.withResolvers<void>();
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
-    .onRequest("session/list", async () => {
-      await release.promise;
-      return { sessions: [] };
-    });
-  const pipes = connect(app, { answerLimitMs: 30 });
+  const pipes = connect(heldListAgent(release.promise), { answerLimitMs: 30 });
   await pipes.write(initialize() + request("slow", "session/list"));
   await pipes.end();
   await pipes.closed;
@@ -228,8 +234,7 @@ Deno.test("at EOF a request not answered within the limit is answered with an er
 });
 
 Deno.test("a line over the limit is answered with its id when its start shows one, else null", async () => {
-  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
-  const pipes = connect(app, { maxLineBytes: 200 });
+  const pipes = connect(testAgent(), { maxLineBytes: 200 });
   const pad = "x".repeat(300);
   const tooLong = line({ jsonrpc: "2.0", id: 5, method: "session/prompt", params: { pad } });
   await pipes.write(
@@ -255,20 +260,9 @@ Deno.test("a line over the limit is answered with its id when its start shows on
 });
 
 Deno.test("a client's answer over the limit fails the agent's request it answers", async () => {
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
-    .onRequest("session/list", async ({ client }) => {
-      try {
-        await client.request("fs/read_text_file", { sessionId: "s", path: "/x" });
-        return { sessions: [] };
-      } catch (error) {
-        throw new acp.RequestError(-32603, `Read failed: ${(error as Error).message}`);
-      }
-    });
-  const pipes = connect(app, { maxLineBytes: 200 });
+  const pipes = connect(readingAgent(), { maxLineBytes: 200 });
   await pipes.write(initialize() + request(2, "session/list"));
-  let asked: JsonObject | undefined;
-  while (!(asked = pipes.out.find((m) => m.method === "fs/read_text_file"))) await sleep(1);
+  const asked = await agentRequest(pipes, "fs/read_text_file");
   await pipes.write(line({ jsonrpc: "2.0", id: asked.id, result: { content: "y".repeat(500) } }));
   const answer = await pipes.answer(2);
   assert(isObject(answer.error), JSON.stringify(answer));
@@ -278,8 +272,7 @@ Deno.test("a client's answer over the limit fails the agent's request it answers
 });
 
 Deno.test("malformed lines are answered and the connection stays up", async () => {
-  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
-  const pipes = connect(app);
+  const pipes = connect(testAgent());
   await pipes.write("{not json\n");
   await pipes.write("[1,2]\n");
   await pipes.write('{"id":3,"method":"initialize"}\n');
@@ -296,8 +289,7 @@ Deno.test("malformed lines are answered and the connection stays up", async () =
 });
 
 Deno.test("a line that is not UTF-8 is a parse error", async () => {
-  const app = acp.agent({ name: "test" }).onRequest("initialize", () => INITIALIZE_RESPONSE);
-  const pipes = connect(app);
+  const pipes = connect(testAgent());
   await pipes.writeBytes(Uint8Array.of(0x22, 0xc3, 0x28, 0x22, 0x0a));
   const answer = await pipes.answer(null);
   assert(isObject(answer.error), JSON.stringify(answer));
@@ -309,13 +301,7 @@ Deno.test("a line that is not UTF-8 is a parse error", async () => {
 
 Deno.test("closing the connection stops reading stdin, even while requests are open", async () => {
   const release = Promise.withResolvers<void>();
-  const app = acp.agent({ name: "test" })
-    .onRequest("initialize", () => INITIALIZE_RESPONSE)
-    .onRequest("session/list", async () => {
-      await release.promise;
-      return { sessions: [] };
-    });
-  const pipes = connect(app);
+  const pipes = connect(heldListAgent(release.promise));
   await pipes.write(initialize() + request(2, "session/list"));
   await pipes.answer(1);
   await pipes.end();

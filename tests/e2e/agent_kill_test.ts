@@ -8,6 +8,8 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { AcpHarness } from "../helpers/acp_harness.ts";
+import { LAUNCHER, withTempProject } from "../helpers/run_cli.ts";
+import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { stdioFixture } from "../mcp/fixture_servers.ts";
 import { allowAndRecord, textPrompt as text, waitUntil } from "./e2e_project.ts";
@@ -138,30 +140,54 @@ async function assertNothingSurvives(
   });
 }
 
+/** How a scenario has its prompt run `sleep <seconds>`: the model, and the session to use. */
+interface SleepingPrompt {
+  readonly model: string;
+  readonly newSession: (agent: AcpHarness) => Promise<string>;
+  readonly prompt: string;
+  /** What runs the sleep, for the wait's message. */
+  readonly what: string;
+}
+
+/** Sends the prompt, kills the agent once the sleep runs, and checks that nothing survives. */
+async function killDuringSleep(
+  t: Deno.TestContext,
+  p: HookProject,
+  seconds: string,
+  scenario: SleepingPrompt,
+): Promise<void> {
+  const mark = crypto.randomUUID();
+  const agent = await startMarkedAgent(p, scenario.model, mark);
+  const sessionId = await scenario.newSession(agent);
+  const prompt = agent.call("session/prompt", { sessionId, prompt: text(scenario.prompt) })
+    .catch(() => undefined);
+  const run = await killAgentOnce(
+    agent,
+    mark,
+    (started) => started.some((process) => process.args === `sleep ${seconds}`),
+    scenario.what,
+  );
+  await prompt;
+  await assertNothingSurvives(t, run, p.home);
+}
+
 Deno.test({
   name: "llama: kill -9 of the agent during a shell tool call ends the command and its children",
   ignore: linuxOnly,
   fn: async (t) => {
     await withHookProject(async (p) => {
-      const mark = crypto.randomUUID();
       const seconds = uniqueSeconds(29);
       const model = await writeToolCallModel(p.models, {
         toolName: "shell",
         params: { command: `sleep ${seconds}` },
         answer: "The command finished.",
       });
-      const agent = await startMarkedAgent(p, model, mark);
-      const sessionId = await p.newSession(agent);
-      const prompt = agent.call("session/prompt", { sessionId, prompt: text("wait a bit") })
-        .catch(() => undefined);
-      const run = await killAgentOnce(
-        agent,
-        mark,
-        (started) => started.some((process) => process.args === `sleep ${seconds}`),
-        "the shell command's sleep",
-      );
-      await prompt;
-      await assertNothingSurvives(t, run, p.home);
+      await killDuringSleep(t, p, seconds, {
+        model,
+        newSession: (agent) => p.newSession(agent),
+        prompt: "wait a bit",
+        what: "the shell command's sleep",
+      });
     });
   },
 });
@@ -172,25 +198,17 @@ Deno.test({
   ignore: linuxOnly,
   fn: async (t) => {
     await withHookProject(async (p) => {
-      const mark = crypto.randomUUID();
       const seconds = uniqueSeconds(29);
       const dir = await p.sessionDir("slow", {
         settings: { hooks: { UserPromptSubmit: [group(undefined, hook("slow"))] } },
         replies: { slow: { sleep: seconds } },
       });
-      const model = await p.scriptedModel([{ text: "Hello." }]);
-      const agent = await startMarkedAgent(p, model, mark);
-      const sessionId = await p.newSessionIn(agent, dir);
-      const prompt = agent.call("session/prompt", { sessionId, prompt: text("hi") })
-        .catch(() => undefined);
-      const run = await killAgentOnce(
-        agent,
-        mark,
-        (started) => started.some((process) => process.args === `sleep ${seconds}`),
-        "the hook's sleep",
-      );
-      await prompt;
-      await assertNothingSurvives(t, run, p.home);
+      await killDuringSleep(t, p, seconds, {
+        model: await p.scriptedModel([{ text: "Hello." }]),
+        newSession: (agent) => p.newSessionIn(agent, dir),
+        prompt: "hi",
+        what: "the hook's sleep",
+      });
     });
   },
 });
@@ -244,6 +262,51 @@ Deno.test({
       } finally {
         await killAll([...await processesMarked(mark), ...await stillRunning(guards)]);
         await agent.close({ allowViolations: true });
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "kill -9 of hooks test while a session case's hook runs ends the hook and its children",
+  ignore: linuxOnly,
+  fn: async () => {
+    // Hooks under `hooks test` get a hermetic environment, without the mark: found by the sleep.
+    const sleep = `sleep ${uniqueSeconds(29)}`;
+    const slowHook = { hooks: [{ type: "command", command: `${sleep}; :` }] };
+    const slowCase = {
+      name: "session: a slow hook",
+      session: { model: { turns: [{ text: "Hello." }] }, prompts: ["hi"] },
+      expect: { stopReason: "end_turn" },
+    };
+    await withTempProject({
+      "home/.keep": "",
+      "project/.claude/settings.json": JSON.stringify({ hooks: { UserPromptSubmit: [slowHook] } }),
+      "project/.claude/hooks-tests/slow.test.jsonc": JSON.stringify({ cases: [slowCase] }),
+    }, async (dir) => {
+      const tester = new Deno.Command(LAUNCHER, {
+        args: ["hooks", "test"],
+        cwd: `${dir}/project`,
+        clearEnv: true,
+        env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: `${dir}/home` },
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      try {
+        await waitUntil(async () => (await livingPidsMatching(sleep)).length > 0, sleep, 60_000);
+        // The launcher execs Deno: its pid is the tester's.
+        tester.kill("SIGKILL");
+        await tester.status;
+        const gone = async () => (await livingPidsMatching(sleep)).length === 0;
+        await waitUntil(gone, "the hook to end", SURVIVOR_BOUND_MS);
+      } finally {
+        for (const pid of await livingPidsMatching(sleep)) Deno.kill(pid, "SIGKILL");
+        try {
+          tester.kill("SIGKILL");
+        } catch {
+          // It is gone.
+        }
+        await tester.status;
       }
     });
   },

@@ -78,7 +78,10 @@ function issuesFor(
 }
 
 /** Method → `$defs` name, from the schema's own `x-side`/`x-method` annotations. */
-function methodTable(side: "agent" | "client", suffix: string): ReadonlyMap<string, string> {
+function methodTable(
+  side: "agent" | "client" | "protocol",
+  suffix: string,
+): ReadonlyMap<string, string> {
   const table = new Map<string, string>();
   for (const [name, def] of Object.entries(defs())) {
     if (!isObject(def) || def["x-side"] !== side || !name.endsWith(suffix)) continue;
@@ -99,15 +102,20 @@ let tables:
  * The `$defs` names by method for what an agent sends: responses to the client's requests
  * (`initialize` → `InitializeResponse`, ...), its requests to the client
  * (`session/request_permission` → `RequestPermissionRequest`, `fs/*`, `terminal/*`) and its
- * notifications (`session/update` → `SessionNotification`).
+ * notifications (`session/update` → `SessionNotification`, `$/cancel_request` →
+ * `CancelRequestNotification`).
  */
 export function agentMessageDefs(): NonNullable<typeof tables> {
   tables ??= {
     // x-side names the side that handles the method: the agent answers these...
     responses: methodTable("agent", "Response"),
-    // ...and the client handles what the agent asks or tells.
+    // ...and the client handles what the agent asks or tells, and either side handles the
+    // protocol's own `$/` notifications (`$/cancel_request` withdraws a pending request).
     requests: methodTable("client", "Request"),
-    notifications: methodTable("client", "Notification"),
+    notifications: new Map([
+      ...methodTable("client", "Notification"),
+      ...methodTable("protocol", "Notification"),
+    ]),
   };
   return tables;
 }

@@ -1,69 +1,21 @@
 import {
   createOrphanGuard,
   LOG_COMPACT_BYTES,
-  type OrphanGuard,
-  type OrphanGuardOptions,
   SUPERVISOR_NAME,
   SUPERVISOR_SCRIPT,
 } from "../../src/hooks/orphan_guard.ts";
 import { spawnInOwnGroup } from "../../src/hooks/process_group.ts";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  cleanUp,
+  PATH,
+  startTree,
+  TREE,
+  treeEnded,
+  waitFor,
+  withGuard,
+} from "./orphan_guard_fixtures.ts";
 import { livingGroupMembers, livingPids } from "./process_probe.ts";
-
-const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
-/** A leader with two members it started: what "the whole group" means. */
-const TREE = "sleep 600 & sleep 600 & wait";
-
-/**
- * A guard writing its log in a temporary directory, for the length of `fn`; the directory must
- * be empty at the end (the supervisor removes the log once it has opened it).
- */
-async function withGuard(
-  options: Omit<OrphanGuardOptions, "dir">,
-  fn: (guard: OrphanGuard, dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "orphan_guard_test_" });
-  const guard = createOrphanGuard({ dir, ...options });
-  try {
-    await fn(guard, dir);
-  } finally {
-    await guard.close();
-    const left: string[] = [];
-    for await (const entry of Deno.readDir(dir)) left.push(entry.name);
-    await Deno.remove(dir, { recursive: true });
-    assertEquals(left, [], "the log is gone");
-  }
-}
-
-/** A group of three (a shell and two sleeps), once all three run. */
-async function startTree(): Promise<Deno.ChildProcess> {
-  const child = spawnInOwnGroup(
-    { program: "/bin/sh", args: ["-c", TREE] },
-    { cwd: "/", env: { PATH }, stdin: "null", output: "null" },
-  );
-  await waitFor(async () => (await livingGroupMembers(child.pid)).length === 3, "the group");
-  return child;
-}
-
-/** SIGKILLs what is left of the groups and reaps their leaders. */
-async function cleanUp(children: readonly Deno.ChildProcess[]): Promise<void> {
-  for (const child of children) {
-    try {
-      Deno.kill(-child.pid, "SIGKILL");
-    } catch {
-      // The group is gone already.
-    }
-  }
-  await Promise.all(children.map((child) => child.status));
-}
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Whether the process ignores SIGHUP, SIGINT and SIGTERM (its `trap` has run). */
 async function ignoresTermination(pid: number): Promise<boolean> {
@@ -112,7 +64,7 @@ Deno.test("a group that ignores SIGTERM is SIGKILLed after the grace", async () 
       await waitFor(async () => (await livingGroupMembers(stubborn.pid)).length === 3, "it");
       guard.register(stubborn.pid);
       await guard.close();
-      await waitFor(async () => (await livingGroupMembers(stubborn.pid)).length === 0, "the end");
+      await treeEnded(stubborn);
       assertEquals((await stubborn.status).signal, "SIGKILL");
     } finally {
       await cleanUp([stubborn]);
@@ -139,7 +91,7 @@ Deno.test({
         assertEquals((await livingGroupMembers(tree.pid)).length, 3, "the signals ended nothing");
         const status = await guard.close();
         assertEquals([status?.code, status?.signal], [0, null], "it lived until end of file");
-        await waitFor(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
+        await treeEnded(tree);
         assertEquals(failures, []);
       } finally {
         await cleanUp([tree]);
@@ -176,7 +128,7 @@ Deno.test("the supervisor removes its log as soon as it has opened it", async ()
       }, "the log to be removed");
       const status = await guard.close();
       assertEquals(status?.code, 0);
-      await waitFor(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
+      await treeEnded(tree);
     } finally {
       await cleanUp([tree]);
     }
@@ -201,7 +153,7 @@ Deno.test({
         const size = Deno.statSync(`/proc/${guard.supervisorPid}/fd/3`).size;
         assertLess(size, LOG_COMPACT_BYTES + 64, "the log was compacted");
         await guard.close();
-        await waitFor(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
+        await treeEnded(tree);
       } finally {
         await cleanUp([tree]);
       }
@@ -296,7 +248,7 @@ Deno.test("log lines that are not a group id above 1 are ignored, and the valid 
       `+abc\n+0\n+00\n\n+-5\n-\n+\n${tree.pid}\n+ ${tree.pid}\n+${tree.pid}x\n+${tree.pid}\n`,
     );
     assertEquals([status.code, status.signal], [0, null], "the supervisor did not signal itself");
-    await waitFor(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
+    await treeEnded(tree);
   } finally {
     await cleanUp([tree]);
   }
