@@ -19,11 +19,19 @@ import {
   type SkippedLine,
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
-import { type SessionSettings, settingsFromTranscript } from "../agent/transcript_settings.ts";
-import { TranscriptWriter } from "../agent/transcript_writer.ts";
+import {
+  type RestoredSettings,
+  type SessionSettings,
+  settingsFromTranscript,
+} from "../agent/transcript_settings.ts";
+import { TranscriptBusy, TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import type { AgentConfig } from "./agent_config.ts";
-import { hookPermissionMode, type PermissionModeId } from "../agent/permission_policy.ts";
+import {
+  hookPermissionMode,
+  isPermissionModeId,
+  type PermissionModeId,
+} from "../agent/permission_policy.ts";
 import { createSessionHookFirer, type SessionHookFirer } from "./session_hook_firer.ts";
 import { AgentSession } from "./agent_session.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
@@ -39,7 +47,10 @@ export interface SessionPlace {
 export interface RestoredSession {
   readonly session: AgentSession;
   readonly replay: readonly SessionUpdate[];
-  /** About the transcript itself (lines skipped): not part of the session's history. */
+  /**
+   * About the restore itself (lines skipped, a mode not restored as recorded): not part of the
+   * session's history.
+   */
   readonly transcriptNotices: readonly string[];
 }
 
@@ -179,21 +190,18 @@ export class SessionStore {
     if (live) return { session: live, replay, transcriptNotices };
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const restored = settingsFromTranscript(records, this.#defaultSettings());
-    if (restored.recorded && restored.unknownMode !== undefined) {
-      this.config.log(
-        `Session "${sessionId}" was in mode "${restored.unknownMode}", which this version does ` +
-          `not know: it is restored in "${restored.settings.mode}"`,
-      );
-    }
+    const modeNotices = this.#reportModeNotRestored(sessionId, restored);
     const hooks = await this.#openHooks(sessionId, cwd, roots, () => session.mode);
+    const transcript = await this.#reopenTranscript(sessionId, path);
     const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
       additionalDirectories,
       settings: restored.settings,
-      settingsRecorded: restored.recorded,
+      // A mode that was not restored as recorded is recorded as it now is.
+      settingsRecorded: restored.recorded && restored.recordedMode === restored.settings.mode,
       conversation: conversationFromTranscript(records),
-      transcript: await TranscriptWriter.open(path, this.config.log),
+      transcript,
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
@@ -201,8 +209,43 @@ export class SessionStore {
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(records),
     });
+    session.recordSettings();
     await this.#keep(session);
-    return { session, replay, transcriptNotices };
+    return { session, replay, transcriptNotices: [...transcriptNotices, ...modeNotices] };
+  }
+
+  /**
+   * Logs a recorded mode that was not restored, and returns what the user is told: a mode this
+   * version does not know, or one looser than this process's own.
+   */
+  #reportModeNotRestored(sessionId: string, restored: RestoredSettings): string[] {
+    if (!restored.recorded || restored.recordedMode === restored.settings.mode) return [];
+    const { recordedMode, settings: { mode } } = restored;
+    if (!isPermissionModeId(recordedMode)) {
+      this.config.log(
+        `Session "${sessionId}" was in mode "${recordedMode}", which this version does not know: ` +
+          `it is restored in "${mode}"`,
+      );
+      return [];
+    }
+    const message = `This session was saved in mode "${recordedMode}", but this agent was ` +
+      `started in the stricter "${mode}" (--permission-policy): the session goes on in ` +
+      `"${mode}"; change the mode in your client to choose another`;
+    this.config.log(`Session "${sessionId}": ${message}`);
+    return [message];
+  }
+
+  /** The transcript of a session brought back, unless another agent process is writing it. */
+  async #reopenTranscript(sessionId: string, path: string): Promise<TranscriptWriter> {
+    try {
+      return await TranscriptWriter.open(path, this.config.log);
+    } catch (error) {
+      if (!(error instanceof TranscriptBusy)) throw error;
+      throw invalidParams(
+        `session "${sessionId}" is open in another agent process (its transcript "${path}" is ` +
+          "being written): close it there, or end that agent, before loading it here",
+      );
+    }
   }
 
   /** Logs each line a transcript read skipped; the user gets one notice for them all. */

@@ -3,6 +3,7 @@
  * conversation the model continues from.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { ConfigFileRefused, openRegularFile, readConfigFile } from "../hooks/config_file.ts";
 import type { AssistantSegment, ConversationItem } from "../model/model.ts";
 import { type SessionRecord, TranscriptRecord } from "./transcript_record.ts";
 
@@ -24,31 +25,120 @@ export interface SkippedLine {
 
 export type TranscriptReadResult =
   | { readonly ok: true; readonly transcript: Transcript }
-  | { readonly ok: false; readonly reason: "missing" | "invalid"; readonly message: string };
+  | TranscriptReadFailure;
+
+export interface TranscriptReadFailure {
+  readonly ok: false;
+  readonly reason: "missing" | "invalid";
+  readonly message: string;
+}
+
+/** The start of a transcript, and when the file was last written (ms since the epoch, or 0). */
+export type TranscriptStartResult =
+  | { readonly ok: true; readonly transcript: Transcript; readonly modifiedMs: number }
+  | TranscriptReadFailure;
+
+/** A long session's transcript is tens of MiB; one this large is not loaded into memory. */
+export const TRANSCRIPT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** What `readTranscriptStart` reads at most by default: a session's start, not its history. */
+export const TRANSCRIPT_START_BYTES = 256 * 1024;
+
+const CHUNK_BYTES = 16 * 1024;
+
+export interface TranscriptReadOptions {
+  /** Default `TRANSCRIPT_MAX_BYTES`, or `TRANSCRIPT_START_BYTES` for `readTranscriptStart`. */
+  readonly maxBytes?: number;
+}
 
 /**
  * Reads every record a transcript holds. A bad line costs only itself: one damaged line must not
- * make a whole session unloadable. Only a transcript whose first record is not the session
- * record is invalid (nothing says which session it is).
+ * make a whole session unloadable. A transcript whose first record is not the session record
+ * (nothing says which session it is), and one that is not a regular file within the limit (a
+ * FIFO is never opened, a link to `/dev/zero` never read), are invalid.
  */
-export async function readTranscript(path: string): Promise<TranscriptReadResult> {
+export async function readTranscript(
+  path: string,
+  options: TranscriptReadOptions = {},
+): Promise<TranscriptReadResult> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path, { maxBytes: options.maxBytes ?? TRANSCRIPT_MAX_BYTES });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return { ok: false, reason: "missing", message: `No transcript at "${path}"` };
+    return unreadable(path, error);
+  }
+  const found: FoundRecords = { records: [], skipped: [] };
+  for (const [index, line] of text.split("\n").entries()) addLine(found, line, index + 1);
+  return transcriptOf(path, found);
+}
+
+/**
+ * Reads a transcript's records up to the first that `until` accepts, and at most `maxBytes` of
+ * it: what `session/list` needs of each session, whatever the size of its history. The line
+ * that the limit cuts is left out; damaged lines before it are skipped as in `readTranscript`.
+ */
+export async function readTranscriptStart(
+  path: string,
+  until: (record: TranscriptRecord) => boolean,
+  options: TranscriptReadOptions = {},
+): Promise<TranscriptStartResult> {
+  const maxBytes = options.maxBytes ?? TRANSCRIPT_START_BYTES;
+  const found: FoundRecords = { records: [], skipped: [] };
+  let modifiedMs = 0;
+  try {
+    using opened = await openRegularFile(path);
+    modifiedMs = opened.info.mtime?.getTime() ?? 0;
+    const decoder = new TextDecoder();
+    const chunk = new Uint8Array(CHUNK_BYTES);
+    let pending = "";
+    let lineNumber = 0;
+    let reached = false;
+    for (let read = 0; read < maxBytes && !reached;) {
+      const count = await opened.file.read(
+        chunk.subarray(0, Math.min(CHUNK_BYTES, maxBytes - read)),
+      );
+      if (count === null) {
+        // A last line without its newline (torn by a crash) is a line like any other.
+        addLine(found, pending + decoder.decode(), ++lineNumber);
+        break;
+      }
+      read += count;
+      pending += decoder.decode(chunk.subarray(0, count), { stream: true });
+      for (let end = pending.indexOf("\n"); end >= 0 && !reached; end = pending.indexOf("\n")) {
+        const record = addLine(found, pending.slice(0, end), ++lineNumber);
+        pending = pending.slice(end + 1);
+        reached = record !== undefined && until(record);
+      }
     }
-    throw error;
+  } catch (error) {
+    return unreadable(path, error);
   }
-  const records: TranscriptRecord[] = [];
-  const skipped: SkippedLine[] = [];
-  for (const [index, line] of text.split("\n").entries()) {
-    if (line.trim() === "") continue;
-    const parsed = parseRecord(line);
-    if (parsed.ok) records.push(parsed.record);
-    else skipped.push({ line: index + 1, reason: parsed.reason });
+  const read = transcriptOf(path, found);
+  return read.ok ? { ...read, modifiedMs } : read;
+}
+
+interface FoundRecords {
+  readonly records: TranscriptRecord[];
+  readonly skipped: SkippedLine[];
+}
+
+/** Adds the record `line` holds, or notes it as skipped; blank lines are neither. */
+function addLine(
+  found: FoundRecords,
+  line: string,
+  lineNumber: number,
+): TranscriptRecord | undefined {
+  if (line.trim() === "") return undefined;
+  const parsed = parseRecord(line);
+  if (!parsed.ok) {
+    found.skipped.push({ line: lineNumber, reason: parsed.reason });
+    return undefined;
   }
+  found.records.push(parsed.record);
+  return parsed.record;
+}
+
+function transcriptOf(path: string, { records, skipped }: FoundRecords): TranscriptReadResult {
   const first = records[0];
   if (first?.type !== "session") {
     return {
@@ -58,6 +148,21 @@ export async function readTranscript(path: string): Promise<TranscriptReadResult
     };
   }
   return { ok: true, transcript: { session: first, records, skipped } };
+}
+
+/** A transcript that could not be opened or read: missing, refused, or a thrown I/O error. */
+function unreadable(path: string, error: unknown): TranscriptReadFailure {
+  if (error instanceof Deno.errors.NotFound) {
+    return { ok: false, reason: "missing", message: `No transcript at "${path}"` };
+  }
+  if (error instanceof ConfigFileRefused) {
+    return {
+      ok: false,
+      reason: "invalid",
+      message: `Cannot read the transcript "${path}": ${error.message}`,
+    };
+  }
+  throw error;
 }
 
 function parseRecord(

@@ -8,6 +8,12 @@
  * Transcripts hold prompts and tool output: the file is 0600 and the directories made for it
  * 0700, whatever the umask. When a write fails (a full disk), nothing more is written, so the
  * file stays a sound prefix of the session rather than one with holes; watchers are told once.
+ *
+ * One writer per transcript: the file is locked (`flock`, exclusive) while it is open, so a
+ * session open in one agent process is not brought back in another meanwhile, where both would
+ * append to one file and interleave two histories. The lock goes with the descriptor, so it ends
+ * with the process, `kill -9` included; an open waits a little for it (a process handing the
+ * session over). Where the file system has no locks, the transcript is written without one.
  */
 import { dirname } from "node:path";
 import { errorMessage } from "../error.ts";
@@ -15,6 +21,19 @@ import type { TranscriptRecord } from "./transcript_record.ts";
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+/** How long an open waits for another writer to let go (default of `lockWaitMs`). */
+export const TRANSCRIPT_LOCK_WAIT_MS = 2_000;
+const LOCK_POLL_MS = 50;
+
+/** The transcript is locked by another writer: another process has the session open. */
+export class TranscriptBusy extends Error {
+  override readonly name = "TranscriptBusy";
+}
+
+export interface TranscriptOpenOptions {
+  /** Default `TRANSCRIPT_LOCK_WAIT_MS`. */
+  readonly lockWaitMs?: number;
+}
 
 export class TranscriptWriter {
   #pending: string[] = [];
@@ -32,9 +51,14 @@ export class TranscriptWriter {
   /**
    * Creates the file's missing directories (0700) and the file (0600); it exists (possibly empty)
    * when this resolves. An existing transcript is made private too, and when it ends in a line
-   * torn by a crash, the next record starts a line of its own.
+   * torn by a crash, the next record starts a line of its own. Throws `TranscriptBusy`, having
+   * changed nothing, when another writer holds the file past the wait.
    */
-  static async open(path: string, log: (line: string) => void): Promise<TranscriptWriter> {
+  static async open(
+    path: string,
+    log: (line: string) => void,
+    options: TranscriptOpenOptions = {},
+  ): Promise<TranscriptWriter> {
     await makePrivateDir(dirname(path));
     const file = await Deno.open(path, { read: true, append: true, create: true, mode: FILE_MODE });
     try {
@@ -42,6 +66,11 @@ export class TranscriptWriter {
       const info = await file.stat();
       // Not a regular file (a device, in tests): not ours to change.
       if (!info.isFile) return writer;
+      if (!(await lockWithin(file, options.lockWaitMs ?? TRANSCRIPT_LOCK_WAIT_MS, path, log))) {
+        throw new TranscriptBusy(
+          `Cannot open the transcript "${path}": another process is writing it`,
+        );
+      }
       await restrict(path, info, FILE_MODE);
       await restrict(dirname(path), await Deno.stat(dirname(path)), DIR_MODE);
       if (info.size > 0 && !(await endsWithNewline(file))) writer.#pending.push("\n");
@@ -99,6 +128,30 @@ export class TranscriptWriter {
     this.#failure = message;
     this.log(message);
     for (const watcher of this.#failureWatchers.splice(0)) watcher(message);
+  }
+}
+
+/**
+ * Takes the file's exclusive lock, trying until `waitMs` has passed; false if another holds it
+ * still. On a file system without locks (some network ones) the transcript is written without
+ * one: logged, not fatal.
+ */
+async function lockWithin(
+  file: Deno.FsFile,
+  waitMs: number,
+  path: string,
+  log: (line: string) => void,
+): Promise<boolean> {
+  const deadline = performance.now() + waitMs;
+  while (true) {
+    try {
+      if (await file.tryLock(true)) return true;
+    } catch (error) {
+      log(`Cannot lock the transcript "${path}": ${errorMessage(error)}; writing it unlocked`);
+      return true;
+    }
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * The one way configuration files are read (the settings chain, `acp --rules`): only regular
- * files, at most `CONFIG_FILE_MAX_BYTES`, and never an open that waits. A symlink is followed, so
- * a link to a regular file is fine and a link to `/dev/zero` is refused like `/dev/zero` itself.
+ * The one way files that a user or a project controls are read (the settings chain, `acp
+ * --rules`, session transcripts): only regular files, at most `CONFIG_FILE_MAX_BYTES` (or the
+ * caller's limit), and never an open that waits. A symlink is followed, so a link to a regular
+ * file is fine and a link to `/dev/zero` is refused like `/dev/zero` itself.
  *
  * The type is checked on the path before opening, so a FIFO is never opened (opening one for
  * reading waits for a writer), then again on the opened file, and at most the limit plus one
@@ -39,15 +40,34 @@ export async function readConfigFile(
   options: ConfigFileOptions = {},
 ): Promise<string> {
   const maxBytes = options.maxBytes ?? CONFIG_FILE_MAX_BYTES;
-  const before = await Deno.stat(path);
-  refuseUnlessRegular(before);
-  if (before.size > maxBytes) throw overLimit(maxBytes, before.size);
-  using file = await Deno.open(path, { read: true });
-  const opened = await file.stat();
-  refuseUnlessRegular(opened);
-  const bytes = await readAtMost(file, maxBytes + 1, opened.size);
+  using opened = await openRegularFile(path);
+  if (opened.info.size > maxBytes) throw overLimit(maxBytes, opened.info.size);
+  const bytes = await readAtMost(opened.file, maxBytes + 1, opened.info.size);
   if (bytes.byteLength > maxBytes) throw overLimit(maxBytes, undefined);
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+}
+
+/** A regular file open for reading, with what `fstat` said of it; closed on dispose. */
+export interface OpenedRegularFile extends Disposable {
+  readonly file: Deno.FsFile;
+  readonly info: Deno.FileInfo;
+}
+
+/**
+ * Opens `path` for reading when it is a regular file, for a caller that reads only part of it.
+ * Throws like `readConfigFile`, but sets no size limit: the caller bounds what it reads.
+ */
+export async function openRegularFile(path: string): Promise<OpenedRegularFile> {
+  refuseUnlessRegular(await Deno.stat(path));
+  const file = await Deno.open(path, { read: true });
+  try {
+    const info = await file.stat();
+    refuseUnlessRegular(info);
+    return { file, info, [Symbol.dispose]: () => file.close() };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
 }
 
 function refuseUnlessRegular(info: Deno.FileInfo): void {

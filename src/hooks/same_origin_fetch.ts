@@ -35,15 +35,17 @@ export interface SameOriginRequest {
 /**
  * Sends `request` to `url` and follows same-origin redirects; returns the first response that is
  * not a redirect (a redirect status without `Location` is such a response). Throws
- * `RedirectRefused` for a redirect to another origin, to an invalid location, or past
- * `MAX_REDIRECTS`, and whatever `fetchImpl` throws.
+ * `RedirectRefused` for a redirect to another origin, to an invalid location, to one with
+ * credentials (`user:password@`) other than the configured URL's, or past `MAX_REDIRECTS`, and
+ * whatever `fetchImpl` throws.
  */
 export async function fetchSameOrigin(
   fetchImpl: typeof fetch,
   url: string,
   request: SameOriginRequest,
 ): Promise<Response> {
-  const origin = new URL(url).origin;
+  const configured = new URL(url);
+  const { origin } = configured;
   let target = url;
   let { method, body } = request;
   const headers = new Headers(request.headers);
@@ -76,6 +78,14 @@ export async function fetchSameOrigin(
           `that answers`,
       );
     }
+    // fetch turns a URL's credentials into an `Authorization` header beside the hook's own: only
+    // the configured ones (which a relative location keeps) may be sent.
+    if (next.username !== configured.username || next.password !== configured.password) {
+      throw new RedirectRefused(
+        `HTTP hook "${url}" was redirected (${status}) to a location with credentials of its ` +
+          `own "${withoutCredentials(next)}": not followed; set "url" to the address that answers`,
+      );
+    }
     if (redirects === MAX_REDIRECTS) {
       throw new RedirectRefused(
         `HTTP hook "${url}" was redirected more than ${MAX_REDIRECTS} times, last to ` +
@@ -89,6 +99,13 @@ export async function fetchSameOrigin(
     }
     target = next.href;
   }
+}
+
+function withoutCredentials(url: URL): string {
+  const shown = new URL(url);
+  shown.username = "";
+  shown.password = "";
+  return shown.href;
 }
 
 /** An origin to name in a message; `file:` and other opaque origins are named by scheme. */

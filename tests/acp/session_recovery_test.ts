@@ -144,10 +144,10 @@ Deno.test("session/list lists the other sessions when one transcript cannot be r
     await Deno.mkdir(unreadable, { recursive: true });
     const listed = await t.agent.request("session/list", {});
     assertEquals(listed.sessions.map((s) => s.sessionId), [sessionId]);
-    assert(
-      t.logs.some((l) => l.includes("Cannot list the session") && l.includes("unreadable")),
-      t.logs.join("\n"),
-    );
+    assertEquals(t.logs.filter((l) => l.includes("unreadable")), [
+      `Cannot list a session: Cannot read the transcript "${unreadable}": it is a directory, ` +
+      "not a regular file",
+    ]);
   });
 });
 
@@ -205,5 +205,36 @@ Deno.test("a transcript written world-readable by an older version loads, and is
     assertEquals(t.text(sessionId), "one");
     assertEquals(((await Deno.stat(path)).mode! & 0o777).toString(8), "600");
     assertEquals(((await Deno.stat(sessionDir)).mode! & 0o777).toString(8), "700");
+  });
+});
+
+Deno.test("a session open in another agent process is not loaded here: the error says so, and its transcript is left alone", async () => {
+  await withInMemoryAgent({ script: { turns: [{ text: "one" }] } }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("first") });
+    await t.agent.request("session/close", { sessionId });
+    const path = transcriptPathFor(sessionId, t.env);
+    const before = await Deno.readTextFile(path);
+    // What the other process's writer holds on the file.
+    const other = await Deno.open(path, { read: true });
+    try {
+      await other.lock(true);
+      const refused = await t.agent.request("session/load", {
+        sessionId,
+        cwd: t.cwd,
+        mcpServers: [],
+      }).then(() => undefined, (error: unknown) => error);
+      assert(refused instanceof Error, "the load was answered");
+      assertStringIncludes(
+        refused.message,
+        `session "${sessionId}" is open in another agent process (its transcript "${path}" is ` +
+          "being written): close it there, or end that agent, before loading it here",
+      );
+      assertEquals(await Deno.readTextFile(path), before);
+    } finally {
+      other.close();
+    }
+    // Once the other process lets go, the session loads.
+    await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
   });
 });

@@ -111,3 +111,48 @@ Deno.test("a transcript that holds no settings loads with the agent's defaults",
     assertEquals(optionValue(loaded.configOptions ?? [], "stop_hooks_continue"), false);
   });
 });
+
+Deno.test("a session saved in a looser mode, brought back by an agent started with always-ask, stays always-ask and says so", async () => {
+  await withInMemoryAgent({
+    mode: "always-ask",
+    files: { "notes.txt": "hi\n" },
+    script: READ_SCRIPT,
+  }, async (t) => {
+    await t.newSession();
+    const sessionId = "saved-with-reads-allowed";
+    const path = transcriptPathFor(sessionId, t.env);
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    const records = [
+      { type: "session", sessionId, cwd: t.cwd, additionalDirectories: [], createdAt: "" },
+      {
+        type: "settings",
+        mode: "auto-approve-reads",
+        stopHooksContinue: false,
+        alwaysRejected: [],
+      },
+    ];
+    await Deno.writeTextFile(path, records.map((r) => JSON.stringify(r) + "\n").join(""));
+
+    const loaded = await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
+    assertEquals(loaded.modes?.currentModeId, "always-ask");
+    assertEquals(optionValue(loaded.configOptions ?? [], "mode"), "always-ask");
+    await t.agent.request("session/prompt", { sessionId, prompt: text("read it") });
+    assertEquals(t.permissionRequests.map((r) => r.toolCall.kind), ["read"]);
+    const notices = t.updates.flatMap(({ sessionId: id, update }) =>
+      id === sessionId && update.sessionUpdate === "agent_message_chunk" &&
+        update._meta?.["llama-agent/notice"] && update.content.type === "text"
+        ? [update.content.text]
+        : []
+    );
+    assertEquals(notices, [
+      'This session was saved in mode "auto-approve-reads", but this agent was started in the ' +
+      'stricter "always-ask" (--permission-policy): the session goes on in "always-ask"; change ' +
+      "the mode in your client to choose another",
+    ]);
+    // The transcript says what the session now runs in.
+    await t.agent.request("session/close", { sessionId });
+    const last = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l))
+      .findLast((r) => r.type === "settings");
+    assertEquals(last?.mode, "always-ask");
+  });
+});

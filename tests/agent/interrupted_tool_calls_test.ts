@@ -5,19 +5,10 @@ import {
 } from "../../src/agent/interrupted_tool_calls.ts";
 import { conversationFromTranscript, replayUpdates } from "../../src/agent/transcript_reader.ts";
 import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
+import { promptRecord, SESSION_RECORD } from "./transcript_records.ts";
 
-const session: TranscriptRecord = {
-  type: "session",
-  sessionId: "s1",
-  cwd: "/work",
-  additionalDirectories: [],
-  createdAt: "2026-01-01T00:00:00.000Z",
-};
-const prompt = (text: string): TranscriptRecord => ({
-  type: "prompt",
-  prompt: [{ type: "text", text }],
-  text,
-});
+const session = SESSION_RECORD;
+const prompt = promptRecord;
 const announced = (toolCallId: string, input: unknown): TranscriptRecord => ({
   type: "update",
   update: {

@@ -4,22 +4,12 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { readTranscript } from "../../src/agent/transcript_reader.ts";
-import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
 import { TranscriptWriter } from "../../src/agent/transcript_writer.ts";
 import { withTempDir } from "./temp_dir.ts";
+import { promptRecord, SESSION_RECORD } from "./transcript_records.ts";
 
-const session: TranscriptRecord = {
-  type: "session",
-  sessionId: "s1",
-  cwd: "/work",
-  additionalDirectories: [],
-  createdAt: "2026-01-01T00:00:00.000Z",
-};
-const prompt: TranscriptRecord = {
-  type: "prompt",
-  prompt: [{ type: "text", text: "hi" }],
-  text: "hi",
-};
+const session = SESSION_RECORD;
+const prompt = promptRecord("hi");
 
 Deno.test("a transcript that ends in a line torn by a crash gets its next record on a line of its own", async () => {
   await withTempDir({}, async (dir) => {

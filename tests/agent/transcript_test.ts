@@ -6,26 +6,13 @@ import {
   replayUpdates,
 } from "../../src/agent/transcript_reader.ts";
 import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
+import { withTempDir } from "./temp_dir.ts";
+import { SESSION_RECORD } from "./transcript_records.ts";
 
-const session: TranscriptRecord = {
-  type: "session",
-  sessionId: "s1",
-  cwd: "/work",
-  additionalDirectories: [],
-  createdAt: "2026-01-01T00:00:00.000Z",
-};
-
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.makeTempDir();
-  try {
-    return await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const session = SESSION_RECORD;
 
 Deno.test("the transcript file exists as soon as it is opened, before any record", async () => {
-  await withTempDir(async (dir) => {
+  await withTempDir({}, async (dir) => {
     const writer = await TranscriptWriter.open(`${dir}/a/b/raw.jsonl`, () => {});
     assertEquals((await Deno.stat(writer.path)).size, 0);
     await writer.close();
@@ -33,7 +20,7 @@ Deno.test("the transcript file exists as soon as it is opened, before any record
 });
 
 Deno.test("records appended in a burst reach the file in order, one JSON object per line", async () => {
-  await withTempDir(async (dir) => {
+  await withTempDir({}, async (dir) => {
     const writer = await TranscriptWriter.open(`${dir}/raw.jsonl`, () => {});
     writer.append(session);
     for (let i = 0; i < 200; i++) {
@@ -64,7 +51,7 @@ Deno.test("a write failure (a full disk) is reported once and the session goes o
 });
 
 Deno.test("records appended after close are dropped, and close writes what was pending", async () => {
-  await withTempDir(async (dir) => {
+  await withTempDir({}, async (dir) => {
     const writer = await TranscriptWriter.open(`${dir}/raw.jsonl`, () => {});
     writer.append(session);
     await writer.close();
@@ -140,7 +127,7 @@ Deno.test("a transcript rebuilds the conversation the model saw, tool results in
 });
 
 Deno.test("reading a transcript: a missing file, a torn last line, and a bad line in the middle", async () => {
-  await withTempDir(async (dir) => {
+  await withTempDir({}, async (dir) => {
     const missing = await readTranscript(`${dir}/none.jsonl`);
     assert(!missing.ok && missing.reason === "missing");
 

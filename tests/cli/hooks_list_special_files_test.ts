@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
 import { runCliWatched, type WatchedRun } from "../helpers/watched_cli.ts";
-import { linkToDevZero, listenAt, makeFifo, writeSpaces } from "../hooks/special_files.ts";
+import { linkToDevZero, makeFifo, withSocketMaker, writeSpaces } from "../hooks/special_files.ts";
 
 const FOUR_MIB = 4 * 1024 * 1024;
 const MEMORY_CEILING = 768 * 1024 ** 2;
@@ -98,16 +98,11 @@ Deno.test("hooks list: a settings file over 4 MiB is a problem naming the limit"
 });
 
 Deno.test("hooks list: a settings file that is a socket is a problem", async () => {
-  let listener: Deno.Listener | undefined;
-  try {
-    await withSpecialProjectFile((path) => {
-      listener = listenAt(path);
-    }, async (dirs) => {
+  await withSocketMaker((makeSocket) =>
+    withSpecialProjectFile(makeSocket, async (dirs) => {
       await assertListed(dirs, "it is a socket, not a regular file");
-    });
-  } finally {
-    listener?.close();
-  }
+    })
+  );
 });
 
 Deno.test("hooks list --json: the refused file is unreadable, with a diagnostic naming it", async () => {

@@ -8,13 +8,7 @@
  * running for `--ttl` seconds: every command passes `--ttl 1`, and the end waits for that process
  * group to exit, SIGKILLing it if it does not within 20 s, so no test leaves it behind.
  */
-import {
-  ACPX_CLI,
-  type AcpxRun,
-  findNode,
-  parseTranscript,
-  quoteForAcpx,
-} from "../helpers/acpx.ts";
+import { acpxAgentArgs, acpxCommand, type AcpxRun, acpxRunOf, findNode } from "../helpers/acpx.ts";
 import { livingGroupMembers, livingPidsMatching } from "../hooks/process_probe.ts";
 
 export interface AcpxSessionsOptions {
@@ -49,58 +43,21 @@ export async function withAcpxSessions(
   const agentMarker = options.agentCommand.slice(1).join(" ");
   const groups = new Set<number>();
   const ownGroup = await groupOf(Deno.pid);
-  const agent = quoteForAcpx([
-    "sh",
-    "-c",
-    'exec "$@" 2>>"$0"',
-    agentStderrFile,
-    "env",
-    `HOME=${options.home}`,
-    ...options.agentCommand,
-  ]);
   const run = async (args: readonly string[]): Promise<AcpxRun> => {
-    const output = await new Deno.Command(node, {
-      args: [
-        ACPX_CLI,
-        "--agent",
-        agent,
-        "--cwd",
-        options.cwd,
-        "--format",
-        "json",
-        "--ttl",
-        "1",
-        ...args,
-      ],
-      cwd: options.cwd,
-      clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        HOME: acpxHome,
-        LANG: "C.UTF-8",
-        TZ: "UTC",
-        NO_COLOR: "1",
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const output = await acpxCommand(node, [
+      ...acpxAgentArgs(options, agentStderrFile),
+      "--ttl",
+      "1",
+      ...args,
+    ], { cwd: options.cwd, acpxHome }).output();
     // The queue owner's group: found through the agent it runs, while it still runs it.
     for (const pid of await livingPidsMatching(agentMarker)) {
       const group = await groupOf(pid);
       // Never our own group (acpx not detaching its owner): that would take the test runner too.
       if (group > 0 && group !== ownGroup) groups.add(group);
     }
-    const decoder = new TextDecoder();
-    const stdout = decoder.decode(output.stdout);
-    return {
-      code: output.code,
-      stdout,
-      stderr: decoder.decode(output.stderr),
-      agentStderr: await Deno.readTextFile(agentStderrFile).catch(() => ""),
-      timedOut: false,
-      ...parseTranscript(stdout),
-    };
+    const agentStderr = await Deno.readTextFile(agentStderrFile).catch(() => "");
+    return acpxRunOf(output, agentStderr, false);
   };
   try {
     await fn({ run });

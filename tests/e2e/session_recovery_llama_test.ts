@@ -109,6 +109,27 @@ Deno.test("always-ask set in one agent process holds in the next, on resume and 
   });
 });
 
+Deno.test("a session saved in auto-approve-reads, loaded by an agent started with --permission-policy always-ask, asks", async () => {
+  await withE2eProject({ "project/notes.txt": "buy milk\n" }, async (p) => {
+    const model = await writeToolCallModel(p.models, READ_NOTES);
+    const first = await p.startAgent(model);
+    const sessionId = await p.newSession(first);
+    await first.close();
+
+    const strict = await p.startAgent(model, ["--permission-policy", "always-ask"]);
+    const asked = allowAndRecord(strict);
+    const answer = await strict.call("session/load", {
+      sessionId,
+      cwd: p.cwd,
+      mcpServers: [],
+    }) as JsonObject;
+    assertEquals((answer.modes as JsonObject).currentModeId, "always-ask");
+    await strict.call("session/prompt", { sessionId, prompt: text("read my notes") });
+    assertEquals(asked.get(sessionId)?.length, 1, "the fs_read asked first");
+    await strict.close();
+  });
+});
+
 Deno.test({
   name: "acpx: a mode set with set-mode holds in the agent process of the next prompt",
   ignore: findNode() === undefined,

@@ -31,6 +31,7 @@ import { agentTextOf, sessionUpdatesOf, toolCallUpdatesOf } from "./acp_session_
 import { TrafficMonitor, type Violation } from "./acp_traffic.ts";
 import { AssertionError } from "./assert.ts";
 import { isObject, type JsonObject } from "./json_object.ts";
+import { pinnedEnv } from "./pinned_env.ts";
 import { REPO_ROOT } from "./run_cli.ts";
 
 export const ACPX_CLI = `${REPO_ROOT}/node_modules/acpx/dist/cli.js`;
@@ -106,6 +107,23 @@ export function quoteForAcpx(argv: readonly string[]): string {
 
 /** The acpx arguments (after `node`) for these options, the agent's stderr going to a file. */
 export function acpxArgs(options: AcpxOptions, agentStderrFile: string): string[] {
+  return [
+    ...acpxAgentArgs(options, agentStderrFile),
+    ...(options.flags ?? []),
+    "exec",
+    "--",
+    options.prompt,
+  ];
+}
+
+/**
+ * The acpx arguments that name the agent and the session's directory, before any command: the
+ * agent runs with `home` as HOME and its stderr appended to `agentStderrFile`.
+ */
+export function acpxAgentArgs(
+  options: Pick<AcpxOptions, "agentCommand" | "cwd" | "home">,
+  agentStderrFile: string,
+): string[] {
   const agent = quoteForAcpx([
     "sh",
     "-c",
@@ -115,19 +133,43 @@ export function acpxArgs(options: AcpxOptions, agentStderrFile: string): string[
     `HOME=${options.home}`,
     ...options.agentCommand,
   ]);
-  return [
-    ACPX_CLI,
-    "--agent",
-    agent,
-    "--cwd",
-    options.cwd,
-    "--format",
-    "json",
-    ...(options.flags ?? []),
-    "exec",
-    "--",
-    options.prompt,
-  ];
+  return [ACPX_CLI, "--agent", agent, "--cwd", options.cwd, "--format", "json"];
+}
+
+/** acpx (`node` and `args`) with a pinned environment whose HOME is acpx's own. */
+export function acpxCommand(
+  node: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly acpxHome: string; readonly env?: AcpxOptions["env"] },
+): Deno.Command {
+  return new Deno.Command(node, {
+    args: [...args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: pinnedEnv(options.acpxHome, options.env),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/** A finished acpx run: its output decoded, and the transcript on stdout parsed and checked. */
+export function acpxRunOf(
+  output: Deno.CommandOutput,
+  agentStderr: string,
+  timedOut: boolean,
+  strictSchema?: boolean,
+): AcpxRun {
+  const decoder = new TextDecoder();
+  const stdout = decoder.decode(output.stdout);
+  return {
+    code: output.code,
+    stdout,
+    stderr: decoder.decode(output.stderr),
+    agentStderr,
+    timedOut,
+    ...parseTranscript(stdout, strictSchema),
+  };
 }
 
 export async function runAcpx(options: AcpxOptions): Promise<AcpxRun> {
@@ -136,21 +178,10 @@ export async function runAcpx(options: AcpxOptions): Promise<AcpxRun> {
   const acpxHome = await Deno.makeTempDir({ prefix: "llama-agent-acpx-home-" });
   try {
     const agentStderrFile = `${acpxHome}/agent-stderr.log`;
-    const child = new Deno.Command(node, {
-      args: acpxArgs(options, agentStderrFile),
+    const child = acpxCommand(node, acpxArgs(options, agentStderrFile), {
       cwd: options.cwd,
-      clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        HOME: acpxHome,
-        LANG: "C.UTF-8",
-        TZ: "UTC",
-        NO_COLOR: "1",
-        ...options.env,
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
+      acpxHome,
+      env: options.env,
     }).spawn();
     let timedOut = false;
     let hardKill: ReturnType<typeof setTimeout> | undefined;
@@ -171,16 +202,8 @@ export async function runAcpx(options: AcpxOptions): Promise<AcpxRun> {
       clearTimeout(timer);
       clearTimeout(hardKill);
     });
-    const decoder = new TextDecoder();
-    const stdout = decoder.decode(output.stdout);
-    return {
-      code: output.code,
-      stdout,
-      stderr: decoder.decode(output.stderr),
-      agentStderr: await readTail(agentStderrFile, 1024 * 1024),
-      timedOut,
-      ...parseTranscript(stdout, options.strictSchema),
-    };
+    const agentStderr = await readTail(agentStderrFile, 1024 * 1024);
+    return acpxRunOf(output, agentStderr, timedOut, options.strictSchema);
   } finally {
     await Deno.remove(acpxHome, { recursive: true });
   }

@@ -3,6 +3,7 @@
  * read as lines, the end of stderr kept (bounded), and the means to stop it (close stdin, signals,
  * stop reading pipes that a grandchild keeps open).
  */
+import { pinnedEnv } from "./pinned_env.ts";
 import { within } from "./within.ts";
 
 export interface AgentProcessOptions {
@@ -44,14 +45,7 @@ export class AgentProcess {
       args: [...args],
       cwd: options.cwd,
       clearEnv: true,
-      env: {
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        HOME: options.home,
-        LANG: "C.UTF-8",
-        TZ: "UTC",
-        NO_COLOR: "1",
-        ...options.env,
-      },
+      env: pinnedEnv(options.home, options.env),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

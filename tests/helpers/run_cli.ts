@@ -3,6 +3,7 @@
  * returns stdout, stderr and the exit code separately.
  */
 import { fileURLToPath } from "node:url";
+import { pinnedEnv } from "./pinned_env.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 export const LAUNCHER = `${REPO_ROOT}/bin/llama-agent`;
@@ -23,29 +24,34 @@ export interface CliRunOptions {
 }
 
 export async function runCli(args: readonly string[], options: CliRunOptions): Promise<CliRun> {
-  const command = new Deno.Command(LAUNCHER, {
+  const child = await spawnLauncher(args, options);
+  return cliRunOf(await child.output());
+}
+
+/** Starts the launcher with a pinned environment; `options.stdin`, if any, is written and closed. */
+export async function spawnLauncher(
+  args: readonly string[],
+  options: CliRunOptions,
+): Promise<Deno.ChildProcess> {
+  const child = new Deno.Command(LAUNCHER, {
     args: [...args],
     cwd: options.cwd,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: options.home,
-      LANG: "C.UTF-8",
-      TZ: "UTC",
-      NO_COLOR: "1",
-      ...options.env,
-    },
+    env: pinnedEnv(options.home, options.env),
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  });
-  const child = command.spawn();
+  }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(options.stdin));
     await writer.close();
   }
-  const output = await child.output();
+  return child;
+}
+
+/** The exit code and the output, decoded. */
+export function cliRunOf(output: Deno.CommandOutput): CliRun {
   const decoder = new TextDecoder();
   return {
     code: output.code,

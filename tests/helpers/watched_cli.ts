@@ -4,7 +4,7 @@
  * settings file linked to `/dev/zero`) fails with a reason instead of taking the machine down.
  * Linux only: memory is read from `/proc/<pid>/status`.
  */
-import { type CliRun, type CliRunOptions, LAUNCHER } from "./run_cli.ts";
+import { type CliRun, cliRunOf, type CliRunOptions, spawnLauncher } from "./run_cli.ts";
 
 export interface WatchedRunOptions extends CliRunOptions {
   /** Default 60 s: generous, since only a run that never ends should reach it. */
@@ -29,22 +29,7 @@ export async function runCliWatched(
   const deadlineMs = options.deadlineMs ?? 60_000;
   const maxRssBytes = options.maxRssBytes ?? 1024 ** 3;
   // The launcher execs Deno, so the child's pid is the program's own.
-  const child = new Deno.Command(LAUNCHER, {
-    args: [...args],
-    cwd: options.cwd,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: options.home,
-      LANG: "C.UTF-8",
-      TZ: "UTC",
-      NO_COLOR: "1",
-      ...options.env,
-    },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnLauncher(args, options);
   const output = child.output();
   let ended = false;
   output.finally(() => ended = true).catch(() => {});
@@ -69,15 +54,7 @@ export async function runCliWatched(
       // It exited between the last check and the kill.
     }
   }
-  const result = await output;
-  const decoder = new TextDecoder();
-  return {
-    code: result.code,
-    stdout: decoder.decode(result.stdout),
-    stderr: decoder.decode(result.stderr),
-    peakRssBytes,
-    killed,
-  };
+  return { ...cliRunOf(await output), peakRssBytes, killed };
 }
 
 function peakRssOf(pid: number): number {

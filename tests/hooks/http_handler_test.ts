@@ -1,47 +1,25 @@
 import type { HttpHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import type { HandlerContext } from "../../src/hooks/handler_runner.ts";
 import { expandHeaderValue, runHttpHandler } from "../../src/hooks/http_handler.ts";
 import { assertEquals, assertLess, assertMatch } from "../helpers/assert.ts";
+import { type Received, STOP_CONTEXT, STOP_PAYLOAD, withHookServer } from "./http_hook_server.ts";
 
-const payload = {
-  session_id: "sess-1",
-  transcript_path: "/tmp/raw.jsonl",
-  cwd: "/project",
-  hook_event_name: "Stop",
-  stop_hook_active: false,
-  last_assistant_message: "done",
-};
-
-const context: HandlerContext = { event: "Stop", cwd: "/project", sessionId: "sess-1" };
-
-interface Received {
-  readonly method: string;
-  readonly headers: Headers;
-  readonly body: string;
-}
+const payload = STOP_PAYLOAD;
+const context = STOP_CONTEXT;
 
 /**
  * A real server on a loopback port, answering with `respond`. Requests still pending when the
  * test ends are released so the server can shut down.
  */
-async function withServer(
+function withServer(
   respond: (request: Request, release: Promise<void>) => Response | Promise<Response>,
   fn: (url: string, received: Received[]) => Promise<void>,
-) {
-  const received: Received[] = [];
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => release = resolve);
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    received.push({ method: req.method, headers: req.headers, body: await req.text() });
-    return respond(req, released);
-  });
-  try {
-    await fn(`http://127.0.0.1:${server.addr.port}/hook`, received);
-  } finally {
-    release();
-    await server.shutdown();
-  }
+): Promise<void> {
+  return withHookServer(
+    "127.0.0.1",
+    (request, { released }) => respond(request, released),
+    ({ origin, received }) => fn(`${origin}/hook`, received),
+  );
 }
 
 function http(url: string, extra: Partial<HttpHandlerConfig> = {}): HttpHandlerConfig {

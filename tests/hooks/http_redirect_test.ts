@@ -6,58 +6,22 @@
  */
 import type { HttpHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import type { HandlerContext } from "../../src/hooks/handler_runner.ts";
 import { runHttpHandler } from "../../src/hooks/http_handler.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { type HookServer, STOP_CONTEXT, STOP_PAYLOAD, withHookServer } from "./http_hook_server.ts";
 
-const payload = {
-  session_id: "sess-1",
-  transcript_path: "/tmp/raw.jsonl",
-  cwd: "/project",
-  hook_event_name: "Stop",
-  stop_hook_active: false,
-  last_assistant_message: "done",
-};
-const context: HandlerContext = { event: "Stop", cwd: "/project", sessionId: "sess-1" };
+const payload = STOP_PAYLOAD;
+const context = STOP_CONTEXT;
 const SECRET_HEADERS = { "X-Api-Key": "$TOKEN", "Authorization": "Bearer $TOKEN" };
 const env = { TOKEN: "t0k3n" };
 
-interface Received {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Headers;
-  readonly body: string;
-}
-
-interface Origin {
-  /** `http://host:port` */
-  readonly origin: string;
-  readonly received: Received[];
-}
-
-/** A server on `hostname` answering with `respond`; stopped after `fn`. */
-async function withOrigin<T>(
+/** A server on `hostname` answering with `respond`, which is also told the server's origin. */
+function withOrigin<T>(
   hostname: string,
-  respond: (request: Request, origin: string) => Response,
-  fn: (origin: Origin) => Promise<T>,
+  respond: (request: Request, origin: string) => Response | Promise<Response>,
+  fn: (server: HookServer) => Promise<T>,
 ): Promise<T> {
-  const received: Received[] = [];
-  let origin = "";
-  const server = Deno.serve({ hostname, port: 0, onListen: () => {} }, async (request) => {
-    received.push({
-      method: request.method,
-      path: new URL(request.url).pathname + new URL(request.url).search,
-      headers: request.headers,
-      body: await request.text(),
-    });
-    return respond(request, origin);
-  });
-  origin = `http://${hostname}:${server.addr.port}`;
-  try {
-    return await fn({ origin, received });
-  } finally {
-    await server.shutdown();
-  }
+  return withHookServer(hostname, (request, { origin }) => respond(request, origin), fn);
 }
 
 function redirect(status: number, location: string): Response {
@@ -195,5 +159,98 @@ Deno.test("a Location that is not a URL is a failure naming it", async () => {
       "network",
       `HTTP hook "${url}" was redirected (307) to an invalid location "http://[::1": not followed`,
     );
+  });
+});
+
+Deno.test("a redirect to https on the same host is another origin, and is not followed", async () => {
+  await withOrigin("127.0.0.1", (_request, origin) => {
+    return redirect(307, `${origin.replace("http:", "https:")}/hook`);
+  }, async (own) => {
+    const url = `${own.origin}/hook`;
+    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    assertEquals(own.received.length, 1);
+    assertFailed(
+      result,
+      "network",
+      `HTTP hook "${url}" was redirected (307) to another origin ` +
+        `"${own.origin.replace("http:", "https:")}": not followed, so its headers are sent only ` +
+        `to "${own.origin}"; set "url" to the address that answers`,
+    );
+  });
+});
+
+Deno.test("a same-origin redirect that adds credentials is not followed, and does not echo them", async () => {
+  await withOrigin("127.0.0.1", (request, origin) => {
+    const { pathname } = new URL(request.url);
+    return pathname === "/hook"
+      ? redirect(307, origin.replace("http://", "http://intruder:pa55@") + "/final")
+      : answer();
+  }, async (own) => {
+    const url = `${own.origin}/hook`;
+    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    // Followed, fetch would have sent "Authorization: Basic <intruder:pa55>" beside the hook's own.
+    assertEquals(own.received.map((r) => r.path), ["/hook"]);
+    assertFailed(
+      result,
+      "network",
+      `HTTP hook "${url}" was redirected (307) to a location with credentials of its own ` +
+        `"${own.origin}/final": not followed; set "url" to the address that answers`,
+    );
+  });
+});
+
+Deno.test("a redirect whose body never ends is still followed: the body is cancelled", async () => {
+  let cancelled = false;
+  await withOrigin("127.0.0.1", (request) => {
+    if (new URL(request.url).pathname !== "/hook") return answer();
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(new Uint8Array(64 * 1024)),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    return new Response(endless, { status: 307, headers: { location: "/final" } });
+  }, async (own) => {
+    const result = await runHttpHandler(http(`${own.origin}/hook`), payload, context, {
+      baseEnv: env,
+    });
+    assertEquals(result.kind === "http" && result.status, 200);
+    assertEquals(own.received.map((r) => r.path), ["/hook", "/final"]);
+  });
+  assertEquals(cancelled, true);
+});
+
+Deno.test("the hook's timeout covers the whole redirect chain", async () => {
+  await withOrigin("127.0.0.1", async (request) => {
+    // Each hop takes a third of the timeout: the chain can never reach the hop limit in time.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const hop = Number(new URL(request.url).searchParams.get("hop") ?? "0");
+    return redirect(307, `/hook?hop=${hop + 1}`);
+  }, async (own) => {
+    const url = `${own.origin}/hook`;
+    const result = await runHttpHandler({ ...http(url), timeout: 1 }, payload, context, {
+      baseEnv: env,
+    });
+    assertFailed(result, "timeout", `HTTP hook "${url}" did not answer within 1 s`);
+    assert(own.received.length < 11, `${own.received.length} hops`);
+  });
+});
+
+Deno.test("a cancel in the middle of a redirect chain ends it as cancelled", async () => {
+  const controller = new AbortController();
+  await withOrigin("127.0.0.1", (request) => {
+    const hop = Number(new URL(request.url).searchParams.get("hop") ?? "0");
+    if (hop === 2) controller.abort();
+    return redirect(307, `/hook?hop=${hop + 1}`);
+  }, async (own) => {
+    const url = `${own.origin}/hook`;
+    const result = await runHttpHandler(
+      http(url),
+      payload,
+      { ...context, signal: controller.signal },
+      { baseEnv: env },
+    );
+    assertFailed(result, "cancelled", `HTTP hook "${url}" was cancelled`);
+    assertEquals(own.received.length, 3);
   });
 });

@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { within } from "../helpers/within.ts";
 import type { LoadedSettings } from "../../src/hooks/settings_chain.ts";
-import { listenAt, makeFifo, releaseFifo, writeSpaces } from "./special_files.ts";
+import { makeFifo, releaseFifo, withSocketMaker, writeSpaces } from "./special_files.ts";
 import {
   commandGroup,
   commands,
@@ -61,20 +61,15 @@ Deno.test("a settings file that is a FIFO is a diagnostic and the rest of the ch
 });
 
 Deno.test("a settings file that is a socket is a diagnostic and the rest of the chain loads", async () => {
-  let listener: Deno.Listener | undefined;
-  try {
-    await withProjectFile((path) => {
-      listener = listenAt(path);
-    }, async (dirs) => {
+  await withSocketMaker((makeSocket) =>
+    withProjectFile(makeSocket, async (dirs) => {
       assertRefused(
         await load(dirs),
         dirs,
         "Cannot read settings file: it is a socket, not a regular file",
       );
-    });
-  } finally {
-    listener?.close();
-  }
+    })
+  );
 });
 
 Deno.test("a settings file over 4 MiB is a diagnostic and the rest of the chain loads", async () => {

@@ -23,6 +23,21 @@ export function listenAt(path: string): Deno.Listener {
   return Deno.listen({ transport: "unix", path });
 }
 
+/**
+ * Runs `fn` with a maker that puts a listening Unix socket at a path (for a `make` callback);
+ * every socket it made is closed afterwards.
+ */
+export async function withSocketMaker<T>(
+  fn: (makeSocket: (path: string) => void) => Promise<T>,
+): Promise<T> {
+  const listeners: Deno.Listener[] = [];
+  try {
+    return await fn((path) => void listeners.push(listenAt(path)));
+  } finally {
+    for (const listener of listeners) listener.close();
+  }
+}
+
 /** Points `path` at `/dev/zero`, which reads forever. */
 export function linkToDevZero(path: string): Promise<void> {
   return Deno.symlink("/dev/zero", path);
