@@ -24,7 +24,8 @@ const spec: CommandSpec = {
     "in a hermetic environment (an empty HOME, a fixed TZ and LANG, only PATH, USER, LOGNAME and\n" +
     "SHELL from outside). Session cases run in a temporary copy of the project, and the\n" +
     "model's shell commands are answered from the scenario, not run, unless the case sets\n" +
-    '"execute". Cases run in parallel, up to the core count.\n' +
+    '"execute". Cases run in parallel, up to the core count. Ctrl-C stops the running cases,\n' +
+    "removes their temporary places and reports them (exit 130).\n" +
     "\n" +
     "Invalid scenario files are reported first (file:line:column) and the valid files still\n" +
     "run. Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +
@@ -91,19 +92,32 @@ export const hooksTestCommand: CliCommand = {
       // GitHub resolves annotation paths from the repository root, whatever --cwd says.
       cwd: reporterName === "github" ? io.env("GITHUB_WORKSPACE") || io.cwd : cwd,
     });
-    const run = await runScenarios({
-      projectDir: cwd,
-      files: discovered.files,
-      filter,
-      bail: flags["bail"] === true,
-      explain,
-      env: io.env,
-      onCaseEnd: (result) => reporter.onCaseEnd?.(result),
-    });
+    const interrupted = interruption(io);
+    let run: RunResult;
+    try {
+      run = await runScenarios({
+        projectDir: cwd,
+        files: discovered.files,
+        filter,
+        bail: flags["bail"] === true,
+        explain,
+        env: io.env,
+        onCaseEnd: (result) => reporter.onCaseEnd?.(result),
+        signal: interrupted.signal,
+      });
+    } finally {
+      interrupted.stopListening();
+    }
     const result: RunResult = { ...run, problems: [...discovered.problems, ...run.problems] };
     reporter.onRunEnd(result);
     if (FOR_PROGRAMS[reporterName] && result.problems.length > 0) {
       io.stderr(result.problems.map((p) => problemLine(p, cwd) + "\n").join(""));
+    }
+    if (interrupted.signal.aborted) {
+      io.stderr(
+        "Interrupted: the cases still running were stopped and their temporary places removed\n",
+      );
+      return EXIT_INTERRUPTED;
     }
     if (filter !== undefined && result.results.length === 0 && result.problems.length === 0) {
       return fail(io, `No case matches --filter "${filter}"`).exitCode;
@@ -111,6 +125,28 @@ export const hooksTestCommand: CliCommand = {
     return exitCode(result);
   },
 };
+
+/** As a shell reports a program that SIGINT ended. */
+const EXIT_INTERRUPTED = 130;
+
+/**
+ * Aborts on the first SIGINT, SIGTERM or SIGHUP: the running cases end at once, their places
+ * removed, and the report is written. It stops listening then, so a second Ctrl-C ends the
+ * program without waiting (leaving what the first was cleaning up).
+ */
+function interruption(io: CliIo): { readonly signal: AbortSignal; stopListening(): void } {
+  const controller = new AbortController();
+  let listening = true;
+  const stopListening = () => {
+    if (listening) unlisten();
+    listening = false;
+  };
+  const unlisten = io.onTermination(() => {
+    controller.abort();
+    stopListening();
+  });
+  return { signal: controller.signal, stopListening };
+}
 
 /**
  * Reporters whose output a program reads, often from a file: invalid scenario files are also

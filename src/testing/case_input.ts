@@ -28,7 +28,12 @@ export interface CaseInput<C extends ScenarioCase> {
   readonly lineOf?: (pointer: string) => number | undefined;
   /** SIGTERM-to-SIGKILL grace of hook processes; tests shorten it. */
   readonly killGraceMs?: number;
+  /** The run's interruption: the case then ends at once (see `inHermeticPlace`). */
+  readonly signal?: AbortSignal;
 }
+
+/** What a case that was running when the run was interrupted reports. */
+export const INTERRUPTED = "Interrupted: the run was stopped before this case finished";
 
 /** Deterministic ids: hooks see the same session id on every run. */
 export function testSessionId(index: number): string {
@@ -74,7 +79,8 @@ export function erroredCase(
 
 /**
  * Runs a case's body in a hermetic place of its own, removed afterwards; a place that cannot be
- * made, or a body that throws, makes the case an `error` with the reason.
+ * made, or a body that throws, makes the case an `error` with the reason. The body stops its
+ * processes when `input.signal` aborts; whatever it then returns, the case is `INTERRUPTED`.
  */
 export async function inHermeticPlace<C extends ScenarioCase>(
   input: CaseInput<C>,
@@ -93,9 +99,10 @@ export async function inHermeticPlace<C extends ScenarioCase>(
     return erroredCase(input, kind, started, error);
   }
   try {
-    return await body(place, started);
+    const result = await body(place, started);
+    return input.signal?.aborted ? erroredCase(input, kind, started, INTERRUPTED) : result;
   } catch (error) {
-    return erroredCase(input, kind, started, error);
+    return erroredCase(input, kind, started, input.signal?.aborted ? INTERRUPTED : error);
   } finally {
     await place.dispose();
   }

@@ -121,6 +121,9 @@ function describeAll(
         describeUnion(issue, path, schema, root, out);
         break;
       case "invalid_key":
+        // The key's own schema says what a key must be; zod's message only says it is a key.
+        push(keyProblem(issue, name));
+        break;
       case "invalid_element":
       case "custom":
         push(`${name}: ${lowerFirst(issue.message)}`);
@@ -129,6 +132,11 @@ function describeAll(
         issue satisfies never;
     }
   }
+}
+
+function keyProblem(issue: z.core.$ZodIssueInvalidKey, name: string): string {
+  const inner = issue.issues[0];
+  return inner === undefined ? `${name}: ${lowerFirst(issue.message)}` : `${name} ${inner.message}`;
 }
 
 interface BranchScore {

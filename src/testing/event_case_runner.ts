@@ -92,7 +92,12 @@ async function fireAndCheck(
       // Every process of a case ends with it, background children of hooks included.
       reapGroupOnExit: true,
     }),
-    context: { event, cwd: place.cwd, sessionId },
+    context: {
+      event,
+      cwd: place.cwd,
+      sessionId,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    },
   });
   const failures = new FailureList(input.location.pointer, input.lineOf);
   checkEventExpectations(spec.expect, firing, selection, hooks.registry, failures);

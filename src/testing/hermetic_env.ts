@@ -9,12 +9,14 @@
  *   their tools; USER, LOGNAME and SHELL, which scripts read to say who runs them). Then the
  *   fixed values: `TZ=UTC`, `LANG=C.UTF-8`, `TMPDIR` (a temporary directory of the case). Then
  *   the scenario file's `env`, then the case's `env` (either may change TZ, LANG or TMPDIR).
- *   `HOME` is always the case's own: an `env` entry cannot point hooks at the real one.
+ *   `HOME` is always the case's own: an `env` entry cannot point hooks at the real one. The
+ *   case's root is always one of `GIT_CEILING_DIRECTORIES`: git run in the copy (which has no
+ *   `.git`) or in HOME would otherwise find the repository around the scratch directory (a
+ *   HOME kept in git) and a `git reset --hard` meant for the copy would reach it.
  * - **cwd**: the project directory itself, or, with `isolate: true` (always, for session cases),
  *   a temporary copy of it (same base name, in a directory of its own under the root, so `..`
- *   is still inside the root) without any `node_modules` or `.git` directory at any depth;
- *   symlinks are copied as symlinks (an absolute one into the project points into the copy),
- *   file modes are kept.
+ *   is still inside the root), made by `copyTree` (no `node_modules` or `.git`, links into the
+ *   project lead into the copy).
  * - **Settings override**: implies `isolate` (the project must not be touched). In the copy,
  *   `.claude/settings.json` is the override (a settings file's text is copied as written, an
  *   object is written as JSON) and `.claude/settings.local.json` is removed; in HOME,
@@ -24,6 +26,8 @@
  *   by the command runner (process groups); callers wait for them before disposing.
  */
 import { AgentError, errorMessage } from "../error.ts";
+import { readConfigFile } from "../hooks/config_file.ts";
+import { copyTree, type CopyTreeOptions } from "./copy_tree.ts";
 import type { SettingsOverride } from "./scenario_file.ts";
 
 /** Variables passed from the outer environment; everything else is left out. */
@@ -35,9 +39,6 @@ export const FIXED_ENV: Readonly<Record<string, string>> = { TZ: "UTC", LANG: "C
 /** Used when the outer environment has no PATH at all. */
 export const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-/** Directory names never copied into an isolated project. */
-export const NOT_COPIED: readonly string[] = ["node_modules", ".git"];
-
 /** Where a case runs: the file's placement with the case's over it, paths already absolute. */
 export interface Placement {
   readonly env?: Readonly<Record<string, string>>;
@@ -48,10 +49,13 @@ export interface Placement {
   readonly settings?: SettingsOverride;
 }
 
-/** The environment hooks see: allowlist, fixed values, the placement's env, the case's HOME. */
+/**
+ * The environment hooks see: allowlist, fixed values, the placement's env, the case's HOME and
+ * its root as a git ceiling.
+ */
 export function hermeticEnv(
   outer: (name: string) => string | undefined,
-  paths: { readonly home: string; readonly tmp: string },
+  paths: { readonly root: string; readonly home: string; readonly tmp: string },
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const env: Record<string, string> = {};
@@ -62,6 +66,8 @@ export function hermeticEnv(
   env["PATH"] ??= DEFAULT_PATH;
   Object.assign(env, FIXED_ENV, { TMPDIR: paths.tmp }, extra);
   env["HOME"] = paths.home;
+  const ceilings = env["GIT_CEILING_DIRECTORIES"];
+  env["GIT_CEILING_DIRECTORIES"] = ceilings ? `${ceilings}:${paths.root}` : paths.root;
   return env;
 }
 
@@ -98,30 +104,33 @@ export function scratchDir(env: (name: string) => string | undefined): string {
 /** Creates the place; a missing fixture or unreadable override is an `AgentError`. */
 export async function createHermeticPlace(request: PlaceRequest): Promise<HermeticPlace> {
   const { placement, projectDir } = request;
-  const base = scratchDir(request.outerEnv);
-  await Deno.mkdir(base, { recursive: true });
+  await Deno.mkdir(scratchDir(request.outerEnv), { recursive: true });
+  const base = await Deno.realPath(scratchDir(request.outerEnv));
   const root = await Deno.realPath(await Deno.makeTempDir({ dir: base, prefix: "hooks_test_" }));
   const dispose = () => Deno.remove(root, { recursive: true }).catch(() => {});
   try {
     const home = `${root}/home`;
     const tmp = `${root}/tmp`;
     await Deno.mkdir(tmp);
+    const isolated = placement.isolate === true || placement.settings !== undefined;
+    const cwd = isolated ? `${root}/work/${baseName(projectDir)}` : projectDir;
+    // Each copy's links into the other tree lead into that tree's copy.
+    const project = { from: projectDir, to: cwd };
     if (placement.home !== undefined) {
-      await copyFixture(placement.home, home, "home");
+      const copies = isolated ? [project] : [];
+      await copyFixture({ from: placement.home, to: home }, "home", { leaveOut: [base], copies });
     } else {
       await Deno.mkdir(home);
     }
-    const isolated = placement.isolate === true || placement.settings !== undefined;
-    let cwd = projectDir;
     if (isolated) {
-      cwd = `${root}/work/${baseName(projectDir)}`;
       await Deno.mkdir(`${root}/work`);
-      await copyFixture(projectDir, cwd, "project");
+      const copies = placement.home === undefined ? [] : [{ from: placement.home, to: home }];
+      await copyFixture(project, "project", { leaveOut: [base], copies });
     }
     if (placement.settings !== undefined) {
       await applySettingsOverride(placement.settings, cwd, home);
     }
-    const env = hermeticEnv(request.outerEnv, { home, tmp }, placement.env);
+    const env = hermeticEnv(request.outerEnv, { root, home, tmp }, placement.env);
     return {
       root,
       home,
@@ -146,7 +155,8 @@ async function applySettingsOverride(
   let text: string;
   if (settings.kind === "file") {
     try {
-      text = await Deno.readTextFile(settings.path);
+      // Read again when the case runs: it may have been swapped since the scenario was loaded.
+      text = await readConfigFile(settings.path);
     } catch (error) {
       throw new AgentError(
         "INPUT_INVALID",
@@ -170,7 +180,12 @@ async function removeIfPresent(path: string): Promise<void> {
   }
 }
 
-async function copyFixture(from: string, to: string, what: "home" | "project"): Promise<void> {
+/** Copies the project or a fixture HOME (see `copyTree`). */
+async function copyFixture(
+  { from, to }: { readonly from: string; readonly to: string },
+  what: "home" | "project",
+  options: CopyTreeOptions,
+): Promise<void> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(from);
@@ -186,49 +201,7 @@ async function copyFixture(from: string, to: string, what: "home" | "project"): 
       `Cannot use "${from}" as the ${what} of a case: it is not a directory`,
     );
   }
-  await copyTree(from, to);
-}
-
-/**
- * Copies a directory tree, leaving out `NOT_COPIED` directories. Symlinks stay symlinks, but one
- * whose absolute target lies inside the tree points to the same place in the copy: a command run
- * in the copy must not reach the original through it.
- */
-export async function copyTree(from: string, to: string): Promise<void> {
-  const origins = [...new Set([trimSlashes(from), trimSlashes(await Deno.realPath(from))])];
-  await copyEntries(from, to, (link) => {
-    for (const origin of origins) {
-      if (link === origin) return to;
-      if (link.startsWith(`${origin}/`)) return `${to}${link.slice(origin.length)}`;
-    }
-    return link;
-  });
-}
-
-async function copyEntries(
-  from: string,
-  to: string,
-  retarget: (link: string) => string,
-): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  // One entry at a time: a big tree must not open thousands of files at once.
-  for await (const entry of Deno.readDir(from)) {
-    const source = `${from}/${entry.name}`;
-    const target = `${to}/${entry.name}`;
-    if (entry.isSymlink) {
-      const link = await Deno.readLink(source);
-      await Deno.symlink(link.startsWith("/") ? retarget(link) : link, target);
-    } else if (entry.isDirectory) {
-      if (!NOT_COPIED.includes(entry.name)) await copyEntries(source, target, retarget);
-    } else if (entry.isFile) {
-      await Deno.copyFile(source, target);
-    }
-    // Sockets, fifos and devices are no part of a project's files.
-  }
-}
-
-function trimSlashes(path: string): string {
-  return path.replace(/\/+$/, "") || "/";
+  await copyTree(from, to, options);
 }
 
 function baseName(path: string): string {

@@ -7,6 +7,7 @@
  *   or absolute), contains the text or matches it as a regular expression.
  * - Bail: after the first case that does not pass (failed or error), no case starts; the cases
  *   already running finish and are reported; the ones never started are left out.
+ * - Interrupted (`signal`): as bail, but the running cases end at once, as errors.
  */
 import { relative } from "node:path";
 import type { CaseResult, RunSummary } from "./case_result.ts";
@@ -64,7 +65,7 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
   let next = 0;
   let stopped = false;
   const worker = async () => {
-    while (!stopped && next < inputs.length) {
+    while (!stopped && !options.signal?.aborted && next < inputs.length) {
       const index = next++;
       const input = inputs[index]!;
       options.onCaseStart?.(input.spec.name, input.location.file);
@@ -98,6 +99,7 @@ function caseInput(
     explain: options.explain === true,
     lineOf: (pointer) => scenario.lineOf(pointer),
     ...(deps.killGraceMs === undefined ? {} : { killGraceMs: deps.killGraceMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
 }
 

@@ -3,6 +3,9 @@
  * line of every case and expectation; or every problem at once, each with its file, line, column
  * and JSON pointer, so a user can go straight to it.
  *
+ * Scenario and settings files are read as configuration files are (`readConfigFile`): regular
+ * files of at most 4 MiB, so a FIFO or a link to `/dev/zero` is a problem, not a wait.
+ *
  * Reading is lenient (comments and trailing commas accepted). Positions come from the settings
  * loader's JSONC reader (`parseSettingsFile`), so scenario and settings problems point the same
  * way: at a property's key, an array element, or the nearest existing ancestor of something
@@ -12,6 +15,7 @@ import { nodeValue } from "../hooks/jsonc_value.ts";
 import { dirname, resolve } from "node:path";
 import { parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
+import { readConfigFile } from "../hooks/config_file.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { parseSettingsFile, type Position } from "../hooks/settings_file.ts";
 import type { CaseLocation } from "./case_result.ts";
@@ -73,7 +77,7 @@ export async function loadScenarioFile(
   const shown = options.displayPath ?? path;
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path);
   } catch (error) {
     const message = `Cannot read scenario "${shown}": ${readFailure(error)}`;
     return { ok: false, problems: [{ file: path, ...FILE_START, pointer: "", message }] };
@@ -231,7 +235,7 @@ async function homeProblem(path: string, written: string): Promise<string | unde
 async function settingsProblem(path: string, written: string): Promise<string | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return `settings file "${written}" does not exist (looked for "${path}")`;

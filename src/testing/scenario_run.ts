@@ -29,6 +29,11 @@ export interface RunOptions {
   readonly concurrency?: number;
   /** The outer environment: only the allowlist passes into the hermetic one. */
   readonly env: (name: string) => string | undefined;
+  /**
+   * Interrupts the run (Ctrl-C): no case starts after it aborts, and the running ones end at
+   * once, their processes killed and their places removed, as errors that say so.
+   */
+  readonly signal?: AbortSignal;
   readonly onCaseStart?: (name: string, file: string) => void;
   readonly onCaseEnd?: (result: CaseResult) => void;
 }

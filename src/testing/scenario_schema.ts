@@ -169,6 +169,15 @@ export const ToolExpectation = z.strictObject({
   status: z.enum(["completed", "failed"]).optional(),
 });
 
+/**
+ * A path in the case's copy of the project. An absolute one would read the real file, which the
+ * session never touched: `null` there would pass even when the guard let the write through.
+ */
+const CopyPath = z.string().regex(/^(?!\/)/, {
+  error: "must be a path relative to the case's copy of the project: an absolute one names a " +
+    "file the case never touched",
+});
+
 export const SessionExpectation = z.strictObject({
   hooks: z.array(FiredHookExpectation).optional().describe(
     "The firings that ran at least one hook, in order (firings with no matching hook are left out)",
@@ -178,7 +187,7 @@ export const SessionExpectation = z.strictObject({
     "Texts found in what the model received: prompts with injected context, tool results",
   ),
   modelNeverSaw: z.array(TextExpectation).optional(),
-  files: z.record(z.string(), z.string().nullable()).optional().describe(
+  files: z.record(CopyPath, z.string().nullable()).optional().describe(
     "Files of the case's copy of the project after the session (relative paths): content, or " +
       "null for absent",
   ),

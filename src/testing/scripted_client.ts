@@ -7,7 +7,9 @@
  * Choices:
  * - Without `permissions`, every request is answered `allow_once`.
  * - `fs/write_text_file` creates missing parent directories. The agent confines paths to its
- *   allowed roots before it asks, so the client serves whatever path it is given.
+ *   allowed roots before it asks, so the client serves whatever path it is given, but only
+ *   regular files, read up to the agent's own limit, as the agent's file tools do: a FIFO a hook
+ *   made would hold the case forever (opening one waits for the other end).
  * - A terminal's output is its stdout then its stderr (not interleaved), the start kept when it
  *   passes `outputByteLimit`. `close()` kills every terminal still running and waits for it.
  */
@@ -19,8 +21,10 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
+import { DEFAULT_MAX_READ_BYTES } from "../agent/local_file_access.ts";
 import { errorMessage } from "../error.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
+import { readConfigFile } from "../hooks/config_file.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
 import type { ScriptedShell } from "./scripted_shell.ts";
 
@@ -87,7 +91,7 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
       .onRequest("fs/read_text_file", async ({ params }) => {
         let text: string;
         try {
-          text = await Deno.readTextFile(params.path);
+          text = await readConfigFile(params.path, { maxBytes: DEFAULT_MAX_READ_BYTES });
         } catch (error) {
           if (error instanceof Deno.errors.NotFound) {
             throw acp.RequestError.resourceNotFound(params.path);
@@ -99,6 +103,7 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
       .onRequest("fs/write_text_file", async ({ params }) => {
         const dir = params.path.slice(0, params.path.lastIndexOf("/"));
         try {
+          await refuseUnlessRegular(params.path);
           if (dir !== "") await Deno.mkdir(dir, { recursive: true });
           await Deno.writeTextFile(params.path, params.content);
         } catch (error) {
@@ -194,6 +199,20 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
       await Promise.all(running.map((terminal) => terminal.done));
     },
   };
+}
+
+/** Refuses to write to what exists and is no regular file (a missing file is created). */
+async function refuseUnlessRegular(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (info.isFile) return;
+  const kind = info.isFifo ? "a FIFO" : info.isDirectory ? "a directory" : "a special file";
+  throw new Error(`it is ${kind}, not a regular file`);
 }
 
 /** A terminal command as the shell tool gave it: `<command>` of `/bin/sh -c <command>`. */

@@ -23,11 +23,13 @@
  * the hermetic environment, and so do executed shell commands (local or in the client's terminal).
  * Before the agent shuts down, every hook still running (Notification hooks run beside the turn)
  * is waited for: each ends by its own timeout at the latest; then shutdown kills what is left.
+ * An interrupted run (`signal`) cancels the prompt running and waits for nothing.
  *
  * `prompt` and `agent` hooks are answered from `session.evaluator`, one turn per model call in
  * the order the calls are made; without it they give a non-blocking error that says so.
  */
 import type { SessionNotification, StopReason } from "@agentclientprotocol/sdk";
+import { resolve } from "node:path";
 import { createAgentApp, PROTOCOL_VERSION } from "../acp/agent_app.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
@@ -36,7 +38,8 @@ import { STOP_HOOKS_CONTINUE_CONFIG_ID } from "../acp/session_config.ts";
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { NOTICE_META_KEY, readTranscript } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
-import { errorMessage } from "../error.ts";
+import { AgentError, errorMessage } from "../error.ts";
+import { readConfigFile } from "../hooks/config_file.ts";
 import type { Evaluator } from "../hooks/evaluator.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
@@ -189,8 +192,12 @@ async function driveSession(
   const connection = client.app.connect(agent.app);
   const responses: { stopReason: StopReason; _meta?: Record<string, unknown> | null }[] = [];
   let failure: string | null = null;
+  const rpc = connection.agent;
+  // Interrupted: the prompt running is cancelled (its hooks and tools are killed), no other is
+  // sent, and hooks running beside it are not waited for (shutdown kills them).
+  const interrupt = () => void rpc.notify("session/cancel", { sessionId }).catch(() => {});
+  input.signal?.addEventListener("abort", interrupt, { once: true });
   try {
-    const rpc = connection.agent;
     await rpc.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: client.capabilities,
@@ -205,6 +212,7 @@ async function driveSession(
       });
     }
     for (const [i, text] of script.prompts.entries()) {
+      if (input.signal?.aborted) break;
       try {
         const response = await rpc.request("session/prompt", {
           sessionId,
@@ -216,10 +224,11 @@ async function driveSession(
         break;
       }
     }
-    await hookRuns.settled();
+    if (!input.signal?.aborted) await hookRuns.settled();
   } catch (error) {
     failure ??= `The session could not start: ${errorMessage(error)}`;
   } finally {
+    input.signal?.removeEventListener("abort", interrupt);
     await agent.shutdown();
     connection.close();
     await connection.closed.catch(() => {});
@@ -319,6 +328,10 @@ function messages(updates: readonly SessionNotification[]) {
   return { notices, agentText };
 }
 
+/**
+ * The files `expect.files` names, null for absent ones. Only regular files of a size a scenario
+ * could hold (the scenario is bounded alike): a FIFO a hook made must not hold the case forever.
+ */
 async function readFiles(
   cwd: string,
   paths: readonly string[],
@@ -326,9 +339,14 @@ async function readFiles(
   const files: Record<string, string | null> = {};
   for (const path of paths) {
     try {
-      files[path] = await Deno.readTextFile(path.startsWith("/") ? path : `${cwd}/${path}`);
+      files[path] = await readConfigFile(resolve(cwd, path));
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!(error instanceof Deno.errors.NotFound)) {
+        throw new AgentError(
+          "INPUT_INVALID",
+          `Cannot read "${path}" for expect.files: ${errorMessage(error)}`,
+        );
+      }
       files[path] = null;
     }
   }

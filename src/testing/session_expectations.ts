@@ -12,8 +12,8 @@
  *   thought, each tool call's input JSON and result); a regex is tested against each piece.
  * - `notices` is the whole ordered list; strings are exact. `agentText` is every prompt's agent
  *   message text joined, notices left out.
- * - `files`: content exact; null means the file must not exist. Relative paths are read in the
- *   case's copy of the project, where the session ran.
+ * - `files`: content exact; null means the file must not exist. Paths are relative to the case's
+ *   copy of the project, where the session ran (the schema refuses absolute ones).
  * - `tools[].dispatched`: the call got past hooks and permissions; a shell call's command was
  *   then answered by the scripted terminal, or executed with `execute`.
  * - `meta`: a subset match of the last response's `_meta` (nested objects too).

@@ -1,13 +1,14 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { livingPids, livingPidsMatching } from "../hooks/process_probe.ts";
+import { makeFifo } from "../hooks/special_files.ts";
 import { AgentError } from "../../src/error.ts";
 import { runEventCase } from "../../src/testing/event_case_runner.ts";
-import { copyTree, createHermeticPlace, hermeticEnv } from "../../src/testing/hermetic_env.ts";
+import { createHermeticPlace, hermeticEnv } from "../../src/testing/hermetic_env.ts";
 import { runSessionCase } from "../../src/testing/session_case_runner.ts";
 import { EventCase, SessionCase } from "../../src/testing/scenario_schema.ts";
 import { caseInput, command, hooksSettings, treeOf, withTempProject } from "./scenario_project.ts";
 
-Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, and always its own HOME", () => {
+Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, always its own HOME and a git ceiling at its root", () => {
   const outer: Record<string, string> = {
     PATH: "/bin",
     USER: "me",
@@ -18,10 +19,8 @@ Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, and al
     LC_ALL: "fr_FR",
     TMPDIR: "/var/tmp",
   };
-  const env = hermeticEnv((name) => outer[name], { home: "/t/home", tmp: "/t/tmp" }, {
-    CASE: "1",
-    HOME: "/home/me",
-  });
+  const paths = { root: "/t", home: "/t/home", tmp: "/t/tmp" };
+  const env = hermeticEnv((name) => outer[name], paths, { CASE: "1", HOME: "/home/me" });
   assertEquals(env, {
     PATH: "/bin",
     USER: "me",
@@ -31,14 +30,16 @@ Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, and al
     TMPDIR: "/t/tmp",
     CASE: "1",
     HOME: "/t/home",
+    // Git run in the copy or HOME must not find a repository around them (a HOME kept in git).
+    GIT_CEILING_DIRECTORIES: "/t",
   });
+  assertEquals(hermeticEnv(() => undefined, paths)["PATH"], "/usr/local/bin:/usr/bin:/bin");
+  assertEquals(hermeticEnv(() => undefined, paths, { TZ: "Asia/Tokyo" })["TZ"], "Asia/Tokyo");
   assertEquals(
-    hermeticEnv(() => undefined, { home: "/h", tmp: "/t" })["PATH"],
-    "/usr/local/bin:/usr/bin:/bin",
-  );
-  assertEquals(
-    hermeticEnv(() => undefined, { home: "/h", tmp: "/t" }, { TZ: "Asia/Tokyo" })["TZ"],
-    "Asia/Tokyo",
+    hermeticEnv(() => undefined, paths, { GIT_CEILING_DIRECTORIES: "/srv" })[
+      "GIT_CEILING_DIRECTORIES"
+    ],
+    "/srv:/t",
   );
 });
 
@@ -218,36 +219,27 @@ Deno.test("createHermeticPlace: a missing fixture home is an error; dispose remo
   });
 });
 
-Deno.test("copyTree: leaves out node_modules and .git at any depth, keeps modes and symlinks", async () => {
-  await withTempProject({
-    "run.sh": "echo hi\n",
-    "node_modules/x/y.js": "x",
-    "pkg/node_modules/z.js": "z",
-    ".git/HEAD": "ref",
-    "pkg/.git/HEAD": "ref",
-    "pkg/lib.ts": "export {}",
-  }, async (project) => {
-    await Deno.symlink("pkg/lib.ts", `${project.dir}/link.ts`);
-    const target = `${project.realHome}/copy`;
-    await copyTree(project.dir, target);
-    assertEquals(await treeOf(target), ["link.ts", "pkg", "pkg/lib.ts", "run.sh"]);
-    assertEquals(await Deno.readLink(`${target}/link.ts`), "pkg/lib.ts");
-    assertEquals(((await Deno.stat(`${target}/run.sh`)).mode ?? 0) & 0o777, 0o755);
-  });
-});
-
-Deno.test("copyTree: an absolute symlink into the tree points into the copy; others are kept", async () => {
-  await withTempProject({ "pkg/lib.ts": "export {}" }, async (project) => {
-    await Deno.symlink(`${project.dir}/pkg`, `${project.dir}/into-pkg`);
-    await Deno.symlink(project.dir, `${project.dir}/into-root`);
-    await Deno.symlink(project.realHome, `${project.dir}/out`);
-    await Deno.symlink(`${project.dir}-sibling/x`, `${project.dir}/look-alike`);
-    const target = `${project.realHome}/copy`;
-    await copyTree(project.dir, target);
-    assertEquals(await Deno.readLink(`${target}/into-pkg`), `${target}/pkg`);
-    assertEquals(await Deno.readLink(`${target}/into-root`), target);
-    assertEquals(await Deno.readLink(`${target}/out`), project.realHome);
-    assertEquals(await Deno.readLink(`${target}/look-alike`), `${project.dir}-sibling/x`);
+Deno.test("a settings override that is a FIFO by the time the case runs is the case's error, not a wait", async () => {
+  await withTempProject({}, async (project) => {
+    // It was a settings file when the scenario was loaded; something swapped it since.
+    const path = `${project.dir}/override.json`;
+    await makeFifo(path);
+    let thrown: unknown;
+    try {
+      await createHermeticPlace({
+        projectDir: project.dir,
+        placement: { settings: { kind: "file", path } },
+        outerEnv: project.outerEnv,
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(thrown instanceof AgentError, String(thrown));
+    assertEquals(
+      thrown.message,
+      `Cannot read the settings override "${path}": it is a FIFO, not a regular file`,
+    );
+    assertEquals(await treeOf(`${project.dir}/../outer_cache/llama-agent/hooks-test`), []);
   });
 });
 

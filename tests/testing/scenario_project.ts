@@ -1,11 +1,13 @@
 /**
  * Temp projects for the runner tests: real files and executable hook scripts, a fake "real"
  * HOME beside the project (so tests can prove the hooks never touched it), an outer environment
- * holding things hooks must not see, and a `CaseInput` builder.
+ * holding things hooks must not see, a `CaseInput` builder, and scripts for session cases.
  */
 import type { CaseInput } from "../../src/testing/case_input.ts";
+import type { CaseResult } from "../../src/testing/case_result.ts";
 import type { Placement } from "../../src/testing/hermetic_env.ts";
-import type { ScenarioCase } from "../../src/testing/scenario_schema.ts";
+import { type ScenarioCase, SessionCase } from "../../src/testing/scenario_schema.ts";
+import { runSessionCase } from "../../src/testing/session_case_runner.ts";
 
 export interface TempProject {
   /** The project directory (real path). */
@@ -91,6 +93,21 @@ export function caseInput<C extends ScenarioCase>(
     killGraceMs: 100,
     ...extra,
   };
+}
+
+/** Runs `spec` (validated as a session case) against `project`. */
+export async function runSession(
+  project: TempProject,
+  spec: unknown,
+  extra: Partial<Omit<CaseInput<SessionCase>, "spec">> = {},
+): Promise<CaseResult> {
+  return await runSessionCase(caseInput(project, SessionCase.parse(spec), extra));
+}
+
+/** A model that calls `shell` once per turn, with each of `lines` in turn, then says `text`. */
+export function shellModel(lines: readonly string[], text = "ok") {
+  const calls = lines.map((line) => ({ toolCalls: [{ name: "shell", input: { command: line } }] }));
+  return { turns: [...calls, { text }] };
 }
 
 /** Every entry of a directory tree, relative, sorted: to prove a run left nothing behind. */

@@ -1,22 +1,15 @@
+/**
+ * Session cases end to end: hooks and their decisions, the order they fired in, what the model
+ * was told, tool names and inputs, permission answers, evaluator scripts, deterministic ids.
+ */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { runSessionCase } from "../../src/testing/session_case_runner.ts";
-import { SessionCase } from "../../src/testing/scenario_schema.ts";
 import {
-  caseInput,
   command,
   hooksSettings,
-  OUTER_SECRET,
-  type TempProject,
+  runSession as run,
+  shellModel,
   withTempProject,
 } from "./scenario_project.ts";
-
-function session(spec: unknown): SessionCase {
-  return SessionCase.parse(spec);
-}
-
-async function run(project: TempProject, spec: unknown, extra = {}) {
-  return await runSessionCase(caseInput(project, session(spec), extra));
-}
 
 const DENY_WRITES = `cat > /dev/null
 echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no writes to a.txt"}}'
@@ -215,13 +208,7 @@ Deno.test("session case: permission answers come from the scripted client, in or
     const result = await run(project, {
       name: "permissions",
       session: {
-        model: {
-          turns: [
-            { toolCalls: [{ name: "shell", input: { command: "echo one" } }] },
-            { toolCalls: [{ name: "shell", input: { command: "echo two" } }] },
-            { text: "ok" },
-          ],
-        },
+        model: shellModel(["echo one", "echo two"]),
         prompts: ["go"],
         mode: "always-ask",
         client: { permissions: ["reject_once", "allow_once"] },
@@ -266,38 +253,6 @@ Deno.test("session case: prompt hooks are answered from the evaluator script, or
       },
     });
     assertEquals(unanswered.failures, []);
-  });
-});
-
-Deno.test("session case: executed shell commands get the hermetic environment, locally and in a client terminal", async () => {
-  await withTempProject({}, async (project) => {
-    for (const client of [{}, { terminal: true }]) {
-      const result = await run(project, {
-        name: "env",
-        session: {
-          model: {
-            turns: [
-              {
-                toolCalls: [{
-                  name: "shell",
-                  input: { command: 'echo "secret=${OUTER_SECRET:-unset} tz=$TZ home=$HOME"' },
-                }],
-              },
-              { text: "ok" },
-            ],
-          },
-          prompts: ["env"],
-          client,
-          execute: true,
-        },
-        expect: {
-          modelSaw: [{ matches: "secret=unset tz=UTC home=/.*/home\\b" }],
-          modelNeverSaw: [OUTER_SECRET, project.realHome],
-          tools: [{ name: "shell", dispatched: true, status: "completed" }],
-        },
-      });
-      assertEquals(result.failures, [], JSON.stringify(client));
-    }
   });
 });
 
@@ -374,82 +329,5 @@ Deno.test("session case: hooks are listed in the order their firings started, no
     });
     assertEquals(result.failures, []);
     assertEquals(result.status, "passed", result.error);
-  });
-});
-
-Deno.test("session case: shell commands are answered from the scenario, not run, locally and in a client terminal", async () => {
-  // PostToolUse sends the tool_response's exit code back to the model: hooks see the answer.
-  const report = "grep -o '\"exitCode\":[0-9]*' >&2\nexit 2\n";
-  await withTempProject({
-    ".claude/settings.json": hooksSettings({
-      PostToolUse: [{ matcher: "shell", hooks: [command("./hooks/report.sh")] }],
-    }),
-    "hooks/report.sh": report,
-  }, async (project) => {
-    for (const client of [{}, { terminal: true }]) {
-      const shell = (line: string) => ({
-        toolCalls: [{ name: "shell", input: { command: line } }],
-      });
-      const result = await run(project, {
-        name: "answered",
-        session: {
-          model: {
-            turns: [
-              shell("touch one; echo real-$((40 + 2))"),
-              shell("touch two"),
-              shell("touch three"),
-              { text: "ok" },
-            ],
-          },
-          prompts: ["go"],
-          client,
-          shell: [{ output: "pretend one\n" }, { output: "it broke\n", exitCode: 3 }],
-        },
-        expect: {
-          tools: [
-            { name: "shell", dispatched: true, status: "completed" },
-            { name: "shell", dispatched: true, status: "completed" },
-            { name: "shell", dispatched: true, status: "completed" },
-          ],
-          modelSaw: [
-            "pretend one",
-            { matches: "it broke\\n+\\[exit code 3\\]" },
-            '"exitCode":3',
-            "(no output)",
-          ],
-          modelNeverSaw: ["real-42"],
-          files: { one: null, two: null, three: null },
-        },
-      });
-      assertEquals(result.failures, [], JSON.stringify(client));
-      assertEquals(result.shellCalls, [
-        { command: "touch one; echo real-$((40 + 2))", executed: false, exitCode: 0 },
-        { command: "touch two", executed: false, exitCode: 3 },
-        { command: "touch three", executed: false, exitCode: 0 },
-      ]);
-    }
-  });
-});
-
-Deno.test("session case: a shell call expected not to run says it was only answered", async () => {
-  await withTempProject({}, async (project) => {
-    const result = await run(project, {
-      name: "unguarded",
-      session: {
-        model: {
-          turns: [
-            { toolCalls: [{ name: "shell", input: { command: "rm -rf victim" } }] },
-            { text: "ok" },
-          ],
-        },
-        prompts: ["go"],
-      },
-      expect: { tools: [{ name: "shell", dispatched: false }] },
-    });
-    assertEquals(result.failures.map((f) => f.message), [
-      'Expected "shell" (call 1) not to run, but it was dispatched (the scripted terminal ' +
-      "answered it; nothing was executed)",
-    ]);
-    assertEquals(result.shellCalls, [{ command: "rm -rf victim", executed: false, exitCode: 0 }]);
   });
 });

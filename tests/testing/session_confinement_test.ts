@@ -4,6 +4,8 @@
  * (its matcher names Claude Code's "Bash", which llama-agent's "shell" never matches), and then
  * prove that nothing outside the case's own temporary place changed: not the project, not its
  * parent, not the user's HOME, whether the shell is answered (the default) or really executed.
+ * The directory around the project is a git repository, as a HOME kept in git is: git run in the
+ * copy must not find it.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { runSessionCase } from "../../src/testing/session_case_runner.ts";
@@ -27,6 +29,27 @@ async function snapshot(dir: string, skip: readonly string[] = []): Promise<Map<
   };
   await walk(dir, "");
   return out;
+}
+
+/** Makes `dir` a git repository with everything in it committed, when git is installed. */
+async function commitAll(dir: string): Promise<void> {
+  const git = async (...args: string[]) => {
+    const output = await new Deno.Command("git", {
+      args: ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args],
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    assert(output.success, `git ${args.join(" ")} failed`);
+  };
+  try {
+    await git("init", "-q");
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  await git("add", "-A");
+  await git("commit", "-qm", "all");
 }
 
 const BROKEN_GUARD = {
@@ -54,7 +77,7 @@ function destructiveTurns(outside: string, project: string) {
       toolCalls: [
         shell(
           "echo x > ../outside-shell.txt; touch ~/home-touched; rm -rf back-in/*; " +
-            "echo done-all",
+            "rm -rf climb-back-in/*; git rm -rqf :/ 2>/dev/null; echo done-all",
         ),
       ],
     },
@@ -82,6 +105,10 @@ for (const variant of VARIANTS) {
       // Links in the project that lead out of it, and back into it by an absolute path.
       await Deno.symlink(outside, `${project.dir}/escape`);
       await Deno.symlink(`${project.dir}/victim`, `${project.dir}/back-in`);
+      // Up to "/" and down again: relative, yet it leads into the project from anywhere.
+      const climb = `${"../".repeat(40)}${project.dir.slice(1)}/victim`;
+      await Deno.symlink(climb, `${project.dir}/climb-back-in`);
+      await commitAll(root);
       // The scratch space holds the case's place while it runs, and nothing once it is over.
       const before = await snapshot(root, ["outer_cache"]);
 

@@ -1,7 +1,8 @@
 /**
  * The readable reporter: invalid scenario files first, then one line per case grouped by file
  * (with a line per shell command of a session case: answered or run), each failure with its
- * expectation, where it is written and an expected/actual diff, and a summary. ANSI colors only when asked (a terminal), and then a live count while cases run.
+ * expectation, where it is written and an expected/actual diff, and a summary. ANSI colors only
+ * when asked (a terminal), and then a live count while cases run.
  */
 import type { CaseResult, CaseStatus } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult } from "../scenario_run.ts";

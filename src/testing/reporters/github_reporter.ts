@@ -1,7 +1,8 @@
 /**
  * GitHub Actions workflow commands: an `::error` annotation at the line of each failed
  * expectation (or of the case, or of the invalid spot of a scenario file), then the shell
- * commands of session cases (answered or run) and the summary as plain text. Paths are relative to the project directory, the repository root in a workflow.
+ * commands of session cases (answered or run) and the summary as plain text. Paths are relative
+ * to the project directory, the repository root in a workflow.
  */
 import type { CaseResult } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";

@@ -1,0 +1,48 @@
+/**
+ * Scenario files in temporary directories for the loader's tests, and the parts of a problem a
+ * test pins down.
+ */
+import { assert } from "../helpers/assert.ts";
+import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
+import type { ScenarioProblem } from "../../src/testing/scenario_run.ts";
+
+/** Writes `files` (path → text; a path ending in "/" is a directory) into a fresh temp dir. */
+export async function withFiles<T>(
+  files: Record<string, string>,
+  fn: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "scenario_file_test_" });
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      const full = `${dir}/${path}`;
+      if (path.endsWith("/")) {
+        await Deno.mkdir(full, { recursive: true });
+        continue;
+      }
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(full, text);
+    }
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Loads `text` as `s.test.jsonc` beside `files`; problems are expected. */
+export async function problemsOf(
+  text: string,
+  files: Record<string, string> = {},
+): Promise<ScenarioProblem[]> {
+  return await withFiles({ ...files, "s.test.jsonc": text }, async (dir) => {
+    const result = await loadScenarioFile(`${dir}/s.test.jsonc`, { displayPath: "s.test.jsonc" });
+    assert(!result.ok, "expected the scenario to be refused");
+    return result.problems.map((p) => ({ ...p, file: p.file.replace(dir, "<dir>") }));
+  });
+}
+
+/** Where each problem is, and its message: the parts a test pins down. */
+export function where(problems: readonly ScenarioProblem[]): string[] {
+  return problems.map((p) => `${p.line}:${p.column} ${p.pointer} ${p.message}`);
+}
+
+export const lines = (...text: string[]) => text.join("\n");

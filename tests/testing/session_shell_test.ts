@@ -1,0 +1,98 @@
+/**
+ * The shell commands of session cases: answered from the scenario by default (nothing runs,
+ * locally or in a client terminal), executed with `execute` in the case's hermetic environment,
+ * and reported as one or the other.
+ */
+import { assertEquals } from "../helpers/assert.ts";
+import {
+  command,
+  hooksSettings,
+  OUTER_SECRET,
+  runSession as run,
+  shellModel,
+  withTempProject,
+} from "./scenario_project.ts";
+
+Deno.test("session case: executed shell commands get the hermetic environment, locally and in a client terminal", async () => {
+  await withTempProject({}, async (project) => {
+    for (const client of [{}, { terminal: true }]) {
+      const result = await run(project, {
+        name: "env",
+        session: {
+          model: shellModel(['echo "secret=${OUTER_SECRET:-unset} tz=$TZ home=$HOME"']),
+          prompts: ["env"],
+          client,
+          execute: true,
+        },
+        expect: {
+          modelSaw: [{ matches: "secret=unset tz=UTC home=/.*/home\\b" }],
+          modelNeverSaw: [OUTER_SECRET, project.realHome],
+          tools: [{ name: "shell", dispatched: true, status: "completed" }],
+        },
+      });
+      assertEquals(result.failures, [], JSON.stringify(client));
+    }
+  });
+});
+
+Deno.test("session case: shell commands are answered from the scenario, not run, locally and in a client terminal", async () => {
+  // PostToolUse sends the tool_response's exit code back to the model: hooks see the answer.
+  const report = "grep -o '\"exitCode\":[0-9]*' >&2\nexit 2\n";
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      PostToolUse: [{ matcher: "shell", hooks: [command("./hooks/report.sh")] }],
+    }),
+    "hooks/report.sh": report,
+  }, async (project) => {
+    for (const client of [{}, { terminal: true }]) {
+      const result = await run(project, {
+        name: "answered",
+        session: {
+          model: shellModel(["touch one; echo real-$((40 + 2))", "touch two", "touch three"]),
+          prompts: ["go"],
+          client,
+          shell: [{ output: "pretend one\n" }, { output: "it broke\n", exitCode: 3 }],
+        },
+        expect: {
+          tools: [
+            { name: "shell", dispatched: true, status: "completed" },
+            { name: "shell", dispatched: true, status: "completed" },
+            { name: "shell", dispatched: true, status: "completed" },
+          ],
+          modelSaw: [
+            "pretend one",
+            { matches: "it broke\\n+\\[exit code 3\\]" },
+            '"exitCode":3',
+            "(no output)",
+          ],
+          modelNeverSaw: ["real-42"],
+          files: { one: null, two: null, three: null },
+        },
+      });
+      assertEquals(result.failures, [], JSON.stringify(client));
+      assertEquals(result.shellCalls, [
+        { command: "touch one; echo real-$((40 + 2))", executed: false, exitCode: 0 },
+        { command: "touch two", executed: false, exitCode: 3 },
+        { command: "touch three", executed: false, exitCode: 0 },
+      ]);
+    }
+  });
+});
+
+Deno.test("session case: a shell call expected not to run says it was only answered", async () => {
+  await withTempProject({}, async (project) => {
+    const result = await run(project, {
+      name: "unguarded",
+      session: {
+        model: shellModel(["rm -rf victim"]),
+        prompts: ["go"],
+      },
+      expect: { tools: [{ name: "shell", dispatched: false }] },
+    });
+    assertEquals(result.failures.map((f) => f.message), [
+      'Expected "shell" (call 1) not to run, but it was dispatched (the scripted terminal ' +
+      "answered it; nothing was executed)",
+    ]);
+    assertEquals(result.shellCalls, [{ command: "rm -rf victim", executed: false, exitCode: 0 }]);
+  });
+});
