@@ -13,7 +13,7 @@
  * stop the agent from starting rather than silently allow or deny the wrong thing.
  */
 import { z } from "zod";
-import { readConfigFile } from "../hooks/config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { compileMatcher, type Matcher, matches } from "../hooks/matcher.ts";
 import { errorMessage } from "../error.ts";

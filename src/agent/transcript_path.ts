@@ -1,12 +1,15 @@
 /**
- * Where a session's transcript lives: `$XDG_STATE_HOME/llama-agent/sessions/<id>/raw.jsonl`,
- * with `$XDG_STATE_HOME` defaulting to `$HOME/.local/state`. Hooks receive it as
- * `transcript_path`.
+ * Where a session's transcript lives: `<state home>/llama-agent/sessions/<id>/raw.jsonl`, the
+ * state home being `$XDG_STATE_HOME` or `$HOME/.local/state` (state_home.ts). Hooks receive it
+ * as `transcript_path`.
  */
+import { stateHome } from "../hooks/state_home.ts";
+
 export function transcriptPathFor(
   sessionId: string,
   env: (name: string) => string | undefined,
 ): string {
-  const stateHome = env("XDG_STATE_HOME") || `${env("HOME") ?? "."}/.local/state`;
-  return `${stateHome}/llama-agent/sessions/${sessionId}/raw.jsonl`;
+  // Without HOME the launch directory is all there is; the agent refuses such a place elsewhere.
+  const state = stateHome(env) ?? "./.local/state";
+  return `${state}/llama-agent/sessions/${sessionId}/raw.jsonl`;
 }

@@ -3,7 +3,7 @@
  * conversation the model continues from.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { ConfigFileRefused, openRegularFile, readConfigFile } from "../hooks/config_file.ts";
+import { ConfigFileRefused, openRegularFile, readConfigFile } from "../config_file.ts";
 import type { AssistantSegment, ConversationItem } from "../model/model.ts";
 import { type SessionRecord, TranscriptRecord } from "./transcript_record.ts";
 

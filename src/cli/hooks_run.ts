@@ -22,6 +22,7 @@ import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { errorMessage } from "../error.ts";
+import { readConfigFile } from "../config_file.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "run"],
@@ -139,7 +140,7 @@ async function readInput(flag: string | undefined, launchDir: string): Promise<I
     const path = flag.slice(1);
     where = `"${path}"`;
     try {
-      text = await Deno.readTextFile(path.startsWith("/") ? path : `${launchDir}/${path}`);
+      text = await readConfigFile(path.startsWith("/") ? path : `${launchDir}/${path}`);
     } catch (error) {
       return { ok: false, error: `Cannot read --input file "${path}": ${errorMessage(error)}` };
     }

@@ -25,9 +25,10 @@
  * The agent's end of the pipe is close-on-exec (as every pipe Deno creates), so no command holds
  * it open after the agent is gone.
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { errorMessage } from "../error.ts";
 import { spawnInOwnGroup } from "./process_group.ts";
+import { homeStateDir, stateHome } from "./state_home.ts";
 
 export interface OrphanGuard {
   /** From now on, `group` is ended if the agent dies. Starts the supervisor on the first call. */
@@ -115,11 +116,11 @@ const DIR_MODE = 0o700;
 export function orphanGuardDirs(
   env: (name: string) => string | undefined,
 ): Pick<OrphanGuardOptions, "dir" | "fallbackDir"> | undefined {
-  const xdg = env("XDG_STATE_HOME");
-  const home = env("HOME");
-  const fromHome = home ? `${home}/.local/state/llama-agent` : undefined;
-  if (!xdg || !isAbsolute(xdg)) return fromHome === undefined ? undefined : { dir: fromHome };
-  const dir = `${xdg}/llama-agent`;
+  const state = stateHome(env);
+  if (state === undefined) return undefined;
+  const dir = `${state}/llama-agent`;
+  const home = homeStateDir(env);
+  const fromHome = home === undefined ? undefined : `${home}/llama-agent`;
   return fromHome === undefined || fromHome === dir ? { dir } : { dir, fallbackDir: fromHome };
 }
 

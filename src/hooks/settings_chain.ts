@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import { errorMessage } from "../error.ts";
-import { readConfigFile } from "./config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, type HookEventName, isHookEventName } from "./event_table.ts";
 import {

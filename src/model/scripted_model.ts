@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { AgentError, errorMessage } from "../error.ts";
+import { readConfigFile } from "../config_file.ts";
 import type {
   ConversationItem,
   GenerateRequest,
@@ -35,7 +36,7 @@ const CHUNK_PATTERN = /\S+\s*|\s+/g;
 export async function loadScriptedModel(path: string): Promise<Model> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path);
   } catch (error) {
     throw new AgentError(
       "MODEL_UNAVAILABLE",

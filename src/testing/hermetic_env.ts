@@ -26,7 +26,7 @@
  *   by the command runner (process groups); callers wait for them before disposing.
  */
 import { AgentError, errorMessage } from "../error.ts";
-import { readConfigFile } from "../hooks/config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import { copyTree, type CopyTreeOptions } from "./copy_tree.ts";
 import type { SettingsOverride } from "./scenario_file.ts";
 

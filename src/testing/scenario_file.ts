@@ -15,7 +15,7 @@ import { nodeValue } from "../hooks/jsonc_value.ts";
 import { dirname, resolve } from "node:path";
 import { parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
-import { readConfigFile } from "../hooks/config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { parseSettingsFile, type Position } from "../hooks/settings_file.ts";
 import type { CaseLocation } from "./case_result.ts";

@@ -24,7 +24,7 @@ import type { z } from "zod";
 import { DEFAULT_MAX_READ_BYTES } from "../agent/local_file_access.ts";
 import { errorMessage } from "../error.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
-import { readConfigFile } from "../hooks/config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
 import type { ScriptedShell } from "./scripted_shell.ts";
 

@@ -39,7 +39,7 @@ import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { NOTICE_META_KEY, readTranscript } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { AgentError, errorMessage } from "../error.ts";
-import { readConfigFile } from "../hooks/config_file.ts";
+import { readConfigFile } from "../config_file.ts";
 import type { Evaluator } from "../hooks/evaluator.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";

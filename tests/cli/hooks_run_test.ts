@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { type CliRun, REPO_ROOT, runCli, withTempProject } from "../helpers/run_cli.ts";
 import { lineOf } from "../hooks/temp_chain.ts";
+import { linkToDevZero, makeFifo } from "../hooks/special_files.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FIRED = "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, " +
@@ -158,6 +159,23 @@ Deno.test("--input @file reads the event fields from a file, relative or absolut
     const missing = await run(dirs, ["PreToolUse", "--input", "@nope.json"]);
     assertEquals([missing.code, missing.stdout], [2, ""]);
     assertMatch(missing.stderr, /^Cannot read --input file "nope\.json": .+\n$/);
+  });
+});
+
+Deno.test("--input @file is read only when it is a regular file of at most 4 MiB", async () => {
+  await inProject({}, async (dirs) => {
+    await linkToDevZero(`${dirs.project}/zero.json`);
+    await makeFifo(`${dirs.project}/fifo.json`);
+    const cases: [string, RegExp][] = [
+      ["@zero.json", /^Cannot read --input file "zero\.json": it is a character device/],
+      ["@fifo.json", /^Cannot read --input file "fifo\.json": it is a FIFO/],
+    ];
+    for (const [flag, message] of cases) {
+      const result = await run(dirs, ["PreToolUse", "--input", flag]);
+      assertEquals([result.code, result.stdout], [2, ""], flag);
+      assertMatch(result.stderr, message, flag);
+      assertEquals(await received(dirs), null, flag);
+    }
   });
 });
 

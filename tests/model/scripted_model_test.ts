@@ -119,3 +119,17 @@ Deno.test("a bad script file names the file and what is wrong", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a script file that never ends is refused, not read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.symlink("/dev/zero", `${dir}/zero.json`);
+    const error = await assertRejectsWith(() => loadScriptedModel(`${dir}/zero.json`), AgentError);
+    assertStringIncludes(
+      error.message,
+      `Cannot read model script "${dir}/zero.json": it is a character device`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,8 +1,10 @@
 /**
  * The one way files that a user or a project controls are read (the settings chain, `acp
- * --rules`, session transcripts): only regular files, at most `CONFIG_FILE_MAX_BYTES` (or the
- * caller's limit), and never an open that waits. A symlink is followed, so a link to a regular
- * file is fine and a link to `/dev/zero` is refused like `/dev/zero` itself.
+ * --rules`, session transcripts, scenario files, model scripts, `hooks run --input @FILE`): only
+ * regular files, at most `CONFIG_FILE_MAX_BYTES` (or the caller's limit), and never an open that
+ * waits. A symlink is followed, so a link to a regular file is fine and a link to `/dev/zero` is
+ * refused like `/dev/zero` itself. It lives below every layer because each of them reads such
+ * files.
  *
  * The type is checked on the path before opening, so a FIFO is never opened (opening one for
  * reading waits for a writer), then again on the opened file, and at most the limit plus one

@@ -1,11 +1,13 @@
-import { assert, assertEquals, assertRejectsWith } from "../helpers/assert.ts";
-import { within } from "../helpers/within.ts";
+import { assert, assertEquals, assertRejectsWith } from "./helpers/assert.ts";
+import { within } from "./helpers/within.ts";
+import { CONFIG_FILE_MAX_BYTES, ConfigFileRefused, readConfigFile } from "../src/config_file.ts";
 import {
-  CONFIG_FILE_MAX_BYTES,
-  ConfigFileRefused,
-  readConfigFile,
-} from "../../src/hooks/config_file.ts";
-import { linkToDevZero, listenAt, makeFifo, releaseFifo, writeSpaces } from "./special_files.ts";
+  linkToDevZero,
+  listenAt,
+  makeFifo,
+  releaseFifo,
+  writeSpaces,
+} from "./hooks/special_files.ts";
 
 async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "config_file_test_" });
