@@ -61,21 +61,37 @@ function checkThenAccess(place: Place): FileAccess {
   };
 }
 
-/**
- * The client-side path: the agent checks the path against the roots, then a client that serves
- * the agent's own disk opens it by name.
- */
-function checkedClient(place: Place): FileAccess {
+/** How a client that serves files answers `fs/*` requests. */
+type ServeFiles = (method: string, path: string, content: string) => Promise<unknown>;
+
+/** An editor-like client on the agent's own disk: it opens by name. */
+const servedByName: ServeFiles = async (method, path, content) => {
+  if (method === "fs/read_text_file") return { content: await Deno.readTextFile(path) };
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, content);
+  return null;
+};
+
+/** The client of `hooks test` session cases: it opens through the case's confined file access. */
+function servedConfined(place: Place): ServeFiles {
+  const files = new LocalFileAccess(place);
+  return async (method, path, content) => {
+    const done = method === "fs/read_text_file"
+      ? await files.readTextFile(path)
+      : await files.writeTextFile(path, content);
+    if (!done.ok) throw new Error(done.message);
+    return "content" in done ? { content: done.content } : null;
+  };
+}
+
+/** The client-side path: the agent checks the path against the roots, then the client serves it. */
+function checkedClient(place: Place, serve: ServeFiles): FileAccess {
   const request: ClientRequest = async (method, params) => {
     const fields: Record<string, unknown> = Object.fromEntries(Object.entries(params));
-    const path = String(fields.path);
-    if (method === "fs/read_text_file") return { content: await Deno.readTextFile(path) };
-    if (method === "fs/write_text_file") {
-      await Deno.mkdir(dirname(path), { recursive: true });
-      await Deno.writeTextFile(path, String(fields.content));
-      return null;
+    if (method !== "fs/read_text_file" && method !== "fs/write_text_file") {
+      throw new Error(`Unexpected method "${method}"`);
     }
-    throw new Error(`Unexpected method "${method}"`);
+    return await serve(method, String(fields.path), String(fields.content ?? ""));
   };
   const client = new ClientFileAccess({ sessionId: "bench", cwd: place.cwd, request });
   const refused = async (path: string) => {
@@ -96,7 +112,10 @@ const ARMS: Readonly<Record<string, (place: Place) => FileAccess>> = {
   "local file access": (place) => new LocalFileAccess(place),
   "local file access without FFI (the fallback)": (place) =>
     new LocalFileAccess({ ...place, opener: new PathOpener() }),
-  "client-side path, checked by the agent": checkedClient,
+  "client-side path, checked by the agent, a client that opens by name": (place) =>
+    checkedClient(place, servedByName),
+  "client-side path, checked by the agent, the hooks test client": (place) =>
+    checkedClient(place, servedConfined(place)),
   "check then access (the baseline)": checkThenAccess,
 };
 

@@ -6,10 +6,11 @@
  *
  * Choices:
  * - Without `permissions`, every request is answered `allow_once`.
- * - `fs/write_text_file` creates missing parent directories. The agent confines paths to its
- *   allowed roots before it asks, so the client serves whatever path it is given, but only
- *   regular files, read up to the agent's own limit, as the agent's file tools do: a FIFO a hook
- *   made would hold the case forever (opening one waits for the other end).
+ * - `fs/*` go through the file access it is given (the case's place, confined to it as the
+ *   agent's local file tools are). The agent checks a path by name before it asks; a client
+ *   that opened by name would reopen the race the agent's own tools close, so this one opens
+ *   and verifies like them: only regular files, up to the agent's read limit, missing parents
+ *   created.
  * - A terminal's output is its stdout then its stderr (not interleaved), the start kept when it
  *   passes `outputByteLimit`. `close()` kills every terminal still running and waits for it.
  */
@@ -21,10 +22,9 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import { DEFAULT_MAX_READ_BYTES } from "../agent/local_file_access.ts";
+import type { FileAccess } from "../agent/file_access.ts";
 import { errorMessage } from "../error.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
-import { readConfigFile } from "../config_file.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
 import type { ScriptedShell } from "./scripted_shell.ts";
 
@@ -37,6 +37,12 @@ export interface ScriptedClientOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Where a terminal runs when the request names no cwd. */
   readonly cwd: string;
+  /**
+   * Serves `fs/*`: the case's own confined file access, so a path the agent let through is
+   * opened exactly as the agent's local file tools open one (verified, never raced out of the
+   * case's place).
+   */
+  readonly files: FileAccess;
   /** Answers terminal commands, or records the ones it lets run. */
   readonly shell: ScriptedShell;
   readonly killGraceMs?: number;
@@ -89,26 +95,17 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
   if (spec.fs === true) {
     app = app
       .onRequest("fs/read_text_file", async ({ params }) => {
-        let text: string;
-        try {
-          text = await readConfigFile(params.path, { maxBytes: DEFAULT_MAX_READ_BYTES });
-        } catch (error) {
-          if (error instanceof Deno.errors.NotFound) {
-            throw acp.RequestError.resourceNotFound(params.path);
-          }
-          throw acp.RequestError.internalError(undefined, errorMessage(error));
-        }
-        return { content: sliceLines(text, params.line, params.limit) };
+        const read = await options.files.readTextFile(params.path, {
+          ...(params.line == null ? {} : { line: params.line }),
+          ...(params.limit == null ? {} : { limit: params.limit }),
+        });
+        if (read.ok) return { content: read.content };
+        if (read.failure === "not_found") throw acp.RequestError.resourceNotFound(params.path);
+        throw acp.RequestError.internalError(undefined, read.message);
       })
       .onRequest("fs/write_text_file", async ({ params }) => {
-        const dir = params.path.slice(0, params.path.lastIndexOf("/"));
-        try {
-          await refuseUnlessRegular(params.path);
-          if (dir !== "") await Deno.mkdir(dir, { recursive: true });
-          await Deno.writeTextFile(params.path, params.content);
-        } catch (error) {
-          throw acp.RequestError.internalError(undefined, errorMessage(error));
-        }
+        const written = await options.files.writeTextFile(params.path, params.content);
+        if (!written.ok) throw acp.RequestError.internalError(undefined, written.message);
         return {};
       });
   }
@@ -201,36 +198,10 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
   };
 }
 
-/** Refuses to write to what exists and is no regular file (a missing file is created). */
-async function refuseUnlessRegular(path: string): Promise<void> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
-  }
-  if (info.isFile) return;
-  const kind = info.isFifo ? "a FIFO" : info.isDirectory ? "a directory" : "a special file";
-  throw new Error(`it is ${kind}, not a regular file`);
-}
-
 /** A terminal command as the shell tool gave it: `<command>` of `/bin/sh -c <command>`. */
 function shownCommand(command: string, args: readonly string[]): string {
   if (command === "/bin/sh" && args.length === 2 && args[0] === "-c") return args[1]!;
   return [command, ...args].join(" ");
-}
-
-function sliceLines(
-  text: string,
-  line: number | null | undefined,
-  limit: number | null | undefined,
-) {
-  if ((line ?? null) === null && (limit ?? null) === null) return text;
-  const lines = text.split("\n");
-  const start = Math.max(0, (line ?? 1) - 1);
-  const end = limit === null || limit === undefined ? lines.length : start + limit;
-  return lines.slice(start, end).join("\n");
 }
 
 function exitStatus(result: CommandRunResult): { exitCode: number | null; signal: string | null } {

@@ -35,6 +35,8 @@ import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.t
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
 import { STOP_HOOKS_CONTINUE_CONFIG_ID } from "../acp/session_config.ts";
+import { allowedRoots } from "../agent/allowed_roots.ts";
+import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { NOTICE_META_KEY, readTranscript } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
@@ -186,6 +188,10 @@ async function driveSession(
     spec: script.client,
     env: place.env,
     cwd: place.cwd,
+    files: new LocalFileAccess({
+      cwd: place.cwd,
+      roots: await allowedRoots({ launchCwd: place.cwd, home: place.home }),
+    }),
     shell,
     ...killGrace,
   });

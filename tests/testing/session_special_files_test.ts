@@ -52,8 +52,8 @@ Deno.test("the scripted client's fs refuses a FIFO for reading and writing, as t
           { name: "fs_write", dispatched: true, status: "failed" },
         ],
         modelSaw: [
-          { matches: 'Cannot read "pipe": .*it is a FIFO, not a regular file' },
-          { matches: 'Cannot write "pipe": .*it is a FIFO, not a regular file' },
+          { matches: 'Cannot read "pipe": .*it is not a regular file' },
+          { matches: 'Cannot write "pipe": .*it is not a regular file' },
         ],
       },
     });
