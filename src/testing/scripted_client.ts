@@ -23,7 +23,6 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { FileAccess } from "../agent/file_access.ts";
-import { errorMessage } from "../error.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
 import type { ScriptedShell } from "./scripted_shell.ts";
