@@ -5,7 +5,9 @@
  * - A line over `maxLineBytes` is discarded as it streams and answered with `-32600`, naming the
  *   limit, with the request's id when the line's start shows it (else `id: null`).
  * - Messages reach the SDK one at a time, in the order they arrive. After `initialize`, nothing
- *   more is read until its answer is written: the SDK refuses any request that comes before.
+ *   more is read until its answer is written: the SDK refuses any request that comes before. A
+ *   message naming a session that a `session/load` or `session/resume` before it is opening
+ *   waits for that answer (session_holds.ts); other messages go on.
  * - When stdin ends, nothing more can come from the client. The agent's own requests to it fail at
  *   once, each prompt still running gets a `session/cancel` as if the client had sent one, and the
  *   stream ends (so the connection closes) once every request already read has been answered,
@@ -17,6 +19,7 @@ import { parseJsonRpcMessage, readableId } from "./json_rpc_message.ts";
 import { LineSplitter, type SplitLine } from "./line_splitter.ts";
 import { readMessageStart } from "./message_start.ts";
 import { RequestLedger } from "./request_ledger.ts";
+import { SessionHolds } from "./session_holds.ts";
 
 const MIB = 1024 * 1024;
 /** The SDK's own limit: every line it took keeps working. */
@@ -54,6 +57,7 @@ class StdioChannel implements Stream {
   readonly #splitter: LineSplitter;
   readonly #lines: SplitLine[] = [];
   readonly #ledger = new RequestLedger();
+  readonly #holds = new SessionHolds();
   readonly #maxLineBytes: number;
   readonly #answerLimitMs: number;
   readonly #log: (line: string) => void;
@@ -97,6 +101,7 @@ class StdioChannel implements Stream {
       }
       const message = await this.#receive(line);
       if (message === undefined || this.#cancelled) continue;
+      if (this.#holds.hold(message)) continue;
       this.#deliver(message);
       return;
     }
@@ -207,7 +212,11 @@ class StdioChannel implements Stream {
     await Promise.race([this.#ledger.allAnswered(), limit, this.#stopped.promise]);
     clearTimeout(timer);
     if (this.#cancelled) return;
-    const open = this.#ledger.takeUnanswered();
+    // Requests held for a session that never opened are unanswered too.
+    const held = this.#holds.takeAll().flatMap((message) =>
+      "method" in message && "id" in message ? [{ id: message.id, method: message.method }] : []
+    );
+    const open = [...this.#ledger.takeUnanswered(), ...held];
     if (open.length > 0) {
       this.#log(
         `Stdin ended and ${open.length} request(s) were not answered within ` +
@@ -231,6 +240,7 @@ class StdioChannel implements Stream {
   #deliver(message: AnyMessage): void {
     if (this.#cancelled || this.#closed) return;
     this.#ledger.delivered(message);
+    this.#holds.delivered(message);
     this.#controller?.enqueue(message);
   }
 
@@ -253,8 +263,26 @@ class StdioChannel implements Stream {
       if (this.#inputEnded) this.#deliver(inputEndedAnswer(message.id));
     }
     return this.#write(message).then(() => {
-      if (!("method" in message)) this.#ledger.answered(message.id);
+      if ("method" in message) return;
+      // Released before the answer is counted: what was held is open before "all answered".
+      this.#release(message.id);
+      this.#ledger.answered(message.id);
     });
+  }
+
+  /** Delivers what waited for the session that the request `id` opened. */
+  #release(id: JsonRpcId): void {
+    for (const held of this.#holds.answered(id)) {
+      if (this.#holds.hold(held)) continue;
+      this.#deliver(held);
+      // Read before stdin ended, run after: cancelled as the prompts running then were.
+      if (
+        this.#inputEnded && "method" in held && "id" in held && held.method === "session/prompt"
+      ) {
+        const cancel = { jsonrpc: "2.0" as const, method: "session/cancel", params: held.params };
+        void nextTask().then(() => this.#deliver(cancel));
+      }
+    }
   }
 
   #reply(id: JsonRpcId, error: RequestError): Promise<void> {

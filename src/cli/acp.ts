@@ -43,7 +43,8 @@ const spec: CommandSpec = {
   description:
     "Speaks the Agent Client Protocol (JSON-RPC, one message per line) on stdin/stdout.\n" +
     "A line longer than --max-line-bytes is discarded and answered with a -32600 error.\n" +
-    "Requests are handled in the order they arrive: none starts before initialize is answered.\n" +
+    "Requests are handled in the order they arrive: none starts before initialize is answered,\n" +
+    "and none for a session before its session/load or session/resume is answered.\n" +
     "When stdin ends, every request already read is answered (a running prompt is cancelled)\n" +
     "before the agent exits.\n" +
     "Without --model, a small instruct model is fetched once into the user's cache:\n" +
