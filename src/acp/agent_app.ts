@@ -49,7 +49,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         setTimeout(() => {
           session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
           for (const notice of notices) session.notice(notice);
-          reportSessionProblems(session);
+          session.reportProblems();
         }, 0);
         return {
           sessionId: session.id,
@@ -68,7 +68,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         for (const update of replay) session.replay(update);
         for (const notice of notices) session.notice(notice);
         for (const notice of transcriptNotices) session.transcriptNotice(notice);
-        reportSessionProblems(session);
+        session.reportProblems();
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
@@ -81,7 +81,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
         setTimeout(() => {
           for (const notice of transcriptNotices) session.transcriptNotice(notice);
-          reportSessionProblems(session);
+          session.reportProblems();
         }, 0);
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
@@ -180,17 +180,3 @@ function announceModeChange(session: AgentSession): void {
     configOptions: sessionConfigOptions(session),
   });
 }
-
-/**
- * Tells the user, once per problem, about MCP servers that failed to start or stopped (the session
- * goes on without their tools) and about a transcript that can no longer be written. A session
- * that is live already (loaded again) is watched once.
- */
-function reportSessionProblems(session: AgentSession): void {
-  if (watchedForMcpProblems.has(session)) return;
-  watchedForMcpProblems.add(session);
-  session.mcp.watch((problem) => session.notice(problem));
-  session.reportTranscriptFailure();
-}
-
-const watchedForMcpProblems = new WeakSet<AgentSession>();

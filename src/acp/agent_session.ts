@@ -67,7 +67,7 @@ export class AgentSession {
   #toolCallCount = 0;
   /** The settings the transcript holds last, to record only changes. */
   #recordedSettings: string | undefined;
-  #watchingTranscript = false;
+  #watchingProblems = false;
   #closed = false;
 
   constructor(init: AgentSessionInit) {
@@ -132,12 +132,15 @@ export class AgentSession {
   }
 
   /**
-   * Tells the user, once, when the transcript stops being written (a full disk): the session goes
-   * on, but cannot be brought back past that point. Called once the client knows the session.
+   * Tells the user, once per problem, about MCP servers that failed to start or stopped (the
+   * session goes on without their tools) and about a transcript that stops being written (a full
+   * disk: the session goes on, but cannot be brought back past that point). Called once the client
+   * knows the session; a session that is live already (loaded again) is watched once.
    */
-  reportTranscriptFailure(): void {
-    if (this.#watchingTranscript) return;
-    this.#watchingTranscript = true;
+  reportProblems(): void {
+    if (this.#watchingProblems) return;
+    this.#watchingProblems = true;
+    this.mcp.watch((problem) => this.notice(problem));
     this.transcript.onFailure((message) => this.notice(transcriptFailureNotice(message)));
   }
 

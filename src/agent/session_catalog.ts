@@ -8,7 +8,7 @@ import type { SessionInfo } from "@agentclientprotocol/sdk";
 import { dirname } from "node:path";
 import { errorMessage } from "../error.ts";
 import { readTranscriptStart, type TranscriptStartResult } from "./transcript_reader.ts";
-import { transcriptPathFor } from "./transcript_path.ts";
+import { sessionsDirFor, transcriptPathFor } from "./transcript_path.ts";
 
 const TITLE_LENGTH = 80;
 const LIST_CONCURRENCY = 8;
@@ -24,10 +24,9 @@ export async function listSessions(
   filter: { readonly cwd?: string | null },
   log: (line: string) => void,
 ): Promise<SessionInfo[]> {
-  const sessionsDir = dirname(dirname(transcriptPathFor("x", env)));
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(sessionsDir));
+    entries = await Array.fromAsync(Deno.readDir(sessionsDirFor(env)));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;

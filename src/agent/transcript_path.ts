@@ -9,7 +9,12 @@ export function transcriptPathFor(
   sessionId: string,
   env: (name: string) => string | undefined,
 ): string {
-  // Without HOME the launch directory is all there is; the agent refuses such a place elsewhere.
+  return `${sessionsDirFor(env)}/${sessionId}/raw.jsonl`;
+}
+
+/** The directory that holds one directory per session. */
+export function sessionsDirFor(env: (name: string) => string | undefined): string {
+  // Without HOME (or an absolute XDG_STATE_HOME) the path is relative: under the working directory.
   const state = stateHome(env) ?? "./.local/state";
-  return `${state}/llama-agent/sessions/${sessionId}/raw.jsonl`;
+  return `${state}/llama-agent/sessions`;
 }

@@ -59,7 +59,8 @@ export class TranscriptWriter {
     log: (line: string) => void,
     options: TranscriptOpenOptions = {},
   ): Promise<TranscriptWriter> {
-    await makePrivateDir(dirname(path));
+    const dir = dirname(path);
+    const dirFound = await makePrivateDir(dir);
     const file = await Deno.open(path, { read: true, append: true, create: true, mode: FILE_MODE });
     try {
       const writer = new TranscriptWriter(path, file, log);
@@ -72,7 +73,7 @@ export class TranscriptWriter {
         );
       }
       await restrict(path, info, FILE_MODE);
-      await restrict(dirname(path), await Deno.stat(dirname(path)), DIR_MODE);
+      if (dirFound) await restrict(dir, dirFound, DIR_MODE);
       if (info.size > 0 && !(await endsWithNewline(file))) writer.#pending.push("\n");
       return writer;
     } catch (error) {
@@ -155,11 +156,14 @@ async function lockWithin(
   }
 }
 
-/** Makes `dir` and its missing parents with mode 0700 exactly (the umask only takes bits away). */
-async function makePrivateDir(dir: string): Promise<void> {
+/**
+ * Makes `dir` and its missing parents with mode 0700 exactly (the umask only takes bits away).
+ * Returns what `stat` said of `dir` when it was there already (its mode is left to the caller),
+ * undefined when this made it.
+ */
+async function makePrivateDir(dir: string): Promise<Deno.FileInfo | undefined> {
   try {
-    await Deno.stat(dir);
-    return;
+    return await Deno.stat(dir);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
@@ -168,10 +172,11 @@ async function makePrivateDir(dir: string): Promise<void> {
     await Deno.mkdir(dir, { mode: DIR_MODE });
   } catch (error) {
     // Another session made it meanwhile.
-    if (error instanceof Deno.errors.AlreadyExists) return;
+    if (error instanceof Deno.errors.AlreadyExists) return await Deno.stat(dir);
     throw error;
   }
   await restrict(dir, await Deno.stat(dir), DIR_MODE);
+  return undefined;
 }
 
 /** Sets the mode bits where they differ; Windows has none (`mode` is null there). */
