@@ -24,7 +24,7 @@ const ErrorResponse = z.looseObject({
   result: ABSENT,
 });
 
-export const JsonRpcMessage = z.union([Request, Notification, ResultResponse, ErrorResponse]);
+const JsonRpcMessage = z.union([Request, Notification, ResultResponse, ErrorResponse]);
 
 /** A message the SDK can dispatch, or undefined when the value is none. */
 export function parseJsonRpcMessage(value: unknown): AnyMessage | undefined {

@@ -3,9 +3,9 @@
  * prompts among them by session), the agent's requests the client has not answered, and an
  * `initialize` in flight, which holds back everything after it.
  */
-import { z } from "zod";
 import type { AnyMessage, JsonRpcId } from "@agentclientprotocol/sdk";
 import { idKey } from "./json_rpc_message.ts";
+import { sessionOf } from "./session_holds.ts";
 
 interface OpenRequest {
   readonly id: JsonRpcId;
@@ -15,8 +15,6 @@ interface OpenRequest {
   /** Requests sent again under an id still open are each answered. */
   count: number;
 }
-
-const PromptParams = z.looseObject({ sessionId: z.string() });
 
 export class RequestLedger {
   readonly #open = new Map<string, OpenRequest>();
@@ -39,13 +37,10 @@ export class RequestLedger {
     if (open) {
       open.count++;
     } else {
-      const prompt = message.method === "session/prompt"
-        ? PromptParams.safeParse(message.params)
-        : undefined;
       this.#open.set(key, {
         id: message.id,
         method: message.method,
-        sessionId: prompt?.success ? prompt.data.sessionId : undefined,
+        sessionId: message.method === "session/prompt" ? sessionOf(message) : undefined,
         count: 1,
       });
     }

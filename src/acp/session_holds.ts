@@ -64,7 +64,8 @@ export class SessionHolds {
   }
 }
 
-function sessionOf(message: AnyMessage): string | undefined {
+/** The session a request or notification names in its params, if any. */
+export function sessionOf(message: AnyMessage): string | undefined {
   if (!("method" in message)) return undefined;
   const params = SessionParams.safeParse(message.params);
   return params.success ? params.data.sessionId : undefined;

@@ -14,7 +14,7 @@
  *   or after `answerLimitMs`, when those still open are answered with an error.
  */
 import type { AnyMessage, JsonRpcId, Stream } from "@agentclientprotocol/sdk";
-import { RequestError } from "@agentclientprotocol/sdk";
+import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from "@agentclientprotocol/sdk";
 import { parseJsonRpcMessage, readableId } from "./json_rpc_message.ts";
 import { LineSplitter, type SplitLine } from "./line_splitter.ts";
 import { readMessageStart } from "./message_start.ts";
@@ -22,15 +22,15 @@ import { RequestLedger } from "./request_ledger.ts";
 import { SessionHolds } from "./session_holds.ts";
 
 const MIB = 1024 * 1024;
-/** The SDK's own limit: every line it took keeps working. */
-export const DEFAULT_MAX_LINE_BYTES = 32 * MIB;
+/** The SDK's own limit (32 MiB): every line its stream took keeps working. */
+export const DEFAULT_MAX_LINE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 /**
  * The most `--max-line-bytes` may be. A line is held as bytes, as a string and as parsed JSON at
  * once; past this that is gigabytes, and V8 strings stop at 2^29 - 24 code units (512 MiB).
  */
 export const MAX_LINE_BYTES_LIMIT = 256 * MIB;
 /** How long the requests read before stdin ended may take to be answered. */
-export const DEFAULT_ANSWER_LIMIT_MS = 5_000;
+const DEFAULT_ANSWER_LIMIT_MS = 5_000;
 
 export interface StdioStreamOptions {
   readonly maxLineBytes?: number;
@@ -55,7 +55,9 @@ class StdioChannel implements Stream {
   readonly #output: WritableStreamDefaultWriter<Uint8Array>;
   readonly #encoder = new TextEncoder();
   readonly #splitter: LineSplitter;
-  readonly #lines: SplitLine[] = [];
+  // An iterator, not an array shifted line by line: a shift moves every line behind it, seconds
+  // for the 65,536 blank lines that one read of stdin can hold.
+  #lines: Iterator<SplitLine> = [].values();
   readonly #ledger = new RequestLedger();
   readonly #holds = new SessionHolds();
   readonly #maxLineBytes: number;
@@ -108,16 +110,14 @@ class StdioChannel implements Stream {
   }
 
   async #nextLine(): Promise<SplitLine | undefined> {
-    while (this.#lines.length === 0 && !this.#inputEnded) {
+    while (true) {
+      const next = this.#lines.next();
+      if (!next.done) return next.value;
+      if (this.#inputEnded) return undefined;
       const { done, value } = await this.#input.read();
-      if (done) {
-        this.#inputEnded = true;
-        this.#lines.push(...this.#splitter.finish());
-      } else {
-        this.#lines.push(...this.#splitter.push(value));
-      }
+      this.#inputEnded = done;
+      this.#lines = (done ? this.#splitter.finish() : this.#splitter.push(value)).values();
     }
-    return this.#lines.shift();
   }
 
   /** The message a line holds; a line that holds none is answered here. */

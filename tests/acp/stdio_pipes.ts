@@ -4,6 +4,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { isObject, type JsonObject } from "../helpers/json_object.ts";
+import { Waiters } from "../helpers/waiters.ts";
 import { stdioStream, type StdioStreamOptions } from "../../src/acp/stdio_stream.ts";
 
 export const INITIALIZE_RESPONSE = {
@@ -24,6 +25,8 @@ export interface Pipes {
   end(): Promise<void>;
   /** Every message the agent wrote so far. */
   readonly out: JsonObject[];
+  /** Waits for the first message the agent writes (or wrote) that `matches`. */
+  waitFor(matches: (message: JsonObject) => boolean, what: string): Promise<JsonObject>;
   /** Waits for the agent's answer to `id`. */
   answer(id: unknown): Promise<JsonObject>;
   /** Resolves when the agent's connection has closed and its stdout is read. */
@@ -42,7 +45,8 @@ export function connect(app: AgentApp, options: StdioStreamOptions = {}): Pipes 
   );
   const writer = stdin.writable.getWriter();
   const out: JsonObject[] = [];
-  const waiting = new Set<() => void>();
+  const waiters = new Waiters();
+  let ended = false;
   const reader = stdout.readable.getReader();
   const reading = (async () => {
     let buffer = "";
@@ -56,7 +60,7 @@ export function connect(app: AgentApp, options: StdioStreamOptions = {}): Pipes 
         const message: unknown = JSON.parse(buffer.slice(0, newline));
         buffer = buffer.slice(newline + 1);
         if (isObject(message)) out.push(message);
-        for (const check of waiting) check();
+        waiters.checkAll();
       }
     }
   })();
@@ -66,28 +70,28 @@ export function connect(app: AgentApp, options: StdioStreamOptions = {}): Pipes 
     await sleep(0);
     await reader.cancel();
     await reading;
+    ended = true;
+    waiters.failAll(() =>
+      new Error(`The connection closed before what was awaited came: ${JSON.stringify(out)}`)
+    );
   });
+  const waitFor = (matches: (message: JsonObject) => boolean, what: string) =>
+    waiters.wait(() => out.find(matches), {
+      timeoutMs: 30_000,
+      timedOut: () => new Error(`Timed out waiting for ${what}: ${JSON.stringify(out)}`),
+      ended: ended ? () => new Error(`No ${what}: ${JSON.stringify(out)}`) : undefined,
+    });
   return {
     write: (text) => writer.write(new TextEncoder().encode(text)),
     writeBytes: (bytes) => writer.write(bytes),
     end: () => writer.close().catch(() => {}),
     out,
+    waitFor,
     answer: (id) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = out.find((message) => !("method" in message) && message.id === id);
-          if (found) {
-            waiting.delete(check);
-            resolve(found);
-          }
-        };
-        waiting.add(check);
-        check();
-        closed.then(() => {
-          check();
-          reject(new Error(`No answer to ${JSON.stringify(id)}: ${JSON.stringify(out)}`));
-        });
-      }),
+      waitFor(
+        (message) => !("method" in message) && message.id === id,
+        `the answer to ${JSON.stringify(id)}`,
+      ),
     closed,
     connection,
     log,
