@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertRejectsWith } from "./helpers/assert.ts";
+import { withTempProject } from "./helpers/run_cli.ts";
 import { within } from "./helpers/within.ts";
 import { CONFIG_FILE_MAX_BYTES, ConfigFileRefused, readConfigFile } from "../src/config_file.ts";
 import {
@@ -8,15 +9,6 @@ import {
   releaseFifo,
   writeSpaces,
 } from "./hooks/special_files.ts";
-
-async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "config_file_test_" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 async function refusal(path: string, options?: { maxBytes?: number }): Promise<string> {
   const error = await assertRejectsWith(() => readConfigFile(path, options), ConfigFileRefused);
@@ -28,7 +20,7 @@ Deno.test("the limit is 4 MiB", () => {
 });
 
 Deno.test("a regular file is read whole, as UTF-8, byte order mark kept", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await Deno.writeFile(`${dir}/a.json`, new TextEncoder().encode('\ufeff{"é": 1}'));
     assertEquals(await readConfigFile(`${dir}/a.json`), '\ufeff{"é": 1}');
     await Deno.writeTextFile(`${dir}/empty.json`, "");
@@ -37,7 +29,7 @@ Deno.test("a regular file is read whole, as UTF-8, byte order mark kept", async 
 });
 
 Deno.test("a symlink to a regular file is read", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await Deno.writeTextFile(`${dir}/real.json`, "{}");
     await Deno.symlink(`${dir}/real.json`, `${dir}/link.json`);
     assertEquals(await readConfigFile(`${dir}/link.json`), "{}");
@@ -45,7 +37,7 @@ Deno.test("a symlink to a regular file is read", async () => {
 });
 
 Deno.test("a file of exactly the limit is read; one byte more is refused, naming the limit", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await writeSpaces(`${dir}/at.json`, 64);
     assertEquals((await readConfigFile(`${dir}/at.json`, { maxBytes: 64 })).length, 64);
     await writeSpaces(`${dir}/over.json`, 65);
@@ -71,7 +63,7 @@ Deno.test("a file whose size stat does not know is still read only up to the lim
 });
 
 Deno.test("a symlink to /dev/zero is refused as a character device", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await linkToDevZero(`${dir}/zero.json`);
     assertEquals(
       await refusal(`${dir}/zero.json`),
@@ -81,7 +73,7 @@ Deno.test("a symlink to /dev/zero is refused as a character device", async () =>
 });
 
 Deno.test("a FIFO is refused without blocking on its open", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     const fifo = `${dir}/fifo.json`;
     await makeFifo(fifo);
     const read = readConfigFile(fifo).then(() => "read", (error) => error);
@@ -97,7 +89,7 @@ Deno.test("a FIFO is refused without blocking on its open", async () => {
 });
 
 Deno.test("a socket and a directory are refused", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     using _listener = listenAt(`${dir}/socket.json`);
     assertEquals(await refusal(`${dir}/socket.json`), "it is a socket, not a regular file");
     await Deno.mkdir(`${dir}/dir.json`);
@@ -106,7 +98,7 @@ Deno.test("a socket and a directory are refused", async () => {
 });
 
 Deno.test("a missing file and a dangling symlink are NotFound", async () => {
-  await inTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await assertRejectsWith(() => readConfigFile(`${dir}/none.json`), Deno.errors.NotFound);
     await Deno.symlink(`${dir}/gone.json`, `${dir}/dangling.json`);
     await assertRejectsWith(() => readConfigFile(`${dir}/dangling.json`), Deno.errors.NotFound);

@@ -25,7 +25,6 @@
  * The agent's end of the pipe is close-on-exec (as every pipe Deno creates), so no command holds
  * it open after the agent is gone.
  */
-import { join, resolve } from "node:path";
 import { errorMessage } from "../error.ts";
 import { spawnInOwnGroup } from "./process_group.ts";
 import { homeStateDir, stateHome } from "./state_home.ts";
@@ -209,7 +208,9 @@ class SupervisorGuard implements OrphanGuard {
    */
   #openLog(dirs: readonly string[]): string {
     let failure: unknown;
-    for (const dir of dirs.map((dir) => resolve(dir))) {
+    // Joined by hand, not with node:path: main.ts loads this module before every command, and
+    // the guard runs only where paths are POSIX.
+    for (const dir of dirs.map((dir) => dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`)) {
       try {
         Deno.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
         removeStaleLogs(dir);
@@ -298,7 +299,7 @@ function removeStaleLogs(dir: string): void {
   }
   for (const entry of entries) {
     if (!entry.isFile || !entry.name.startsWith(LOG_PREFIX)) continue;
-    const path = join(dir, entry.name);
+    const path = `${dir}/${entry.name}`;
     try {
       const modified = Deno.lstatSync(path).mtime?.getTime();
       if (modified !== undefined && modified < before) Deno.removeSync(path);

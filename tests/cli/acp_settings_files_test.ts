@@ -5,19 +5,16 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { AcpHarness } from "../helpers/acp_harness.ts";
+import { withTempProject } from "../helpers/run_cli.ts";
 import { runCliWatched } from "../helpers/watched_cli.ts";
 import { makeFifo } from "../hooks/special_files.ts";
 
-async function inTemp(fn: (dirs: { home: string; project: string }) => Promise<void>) {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-acp-files-" }));
-  try {
-    const dirs = { home: `${root}/home`, project: `${root}/project` };
-    await Deno.mkdir(`${dirs.home}/.claude`, { recursive: true });
-    await Deno.mkdir(`${dirs.project}/.claude`, { recursive: true });
-    await fn(dirs);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+/** A HOME and a project, each with an empty `.claude`. */
+function inTemp(fn: (dirs: { home: string; project: string }) => Promise<void>): Promise<void> {
+  return withTempProject(
+    { "home/.claude/.keep": "", "project/.claude/.keep": "" },
+    (root) => fn({ home: `${root}/home`, project: `${root}/project` }),
+  );
 }
 
 Deno.test("a settings file that is a FIFO: session/new answers, the rest of the chain runs, EOF ends the agent", async () => {

@@ -8,6 +8,7 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { AcpHarness } from "../helpers/acp_harness.ts";
+import { pinnedEnv } from "../helpers/pinned_env.ts";
 import { LAUNCHER, withTempProject } from "../helpers/run_cli.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
@@ -288,7 +289,7 @@ Deno.test({
         args: ["hooks", "test"],
         cwd: `${dir}/project`,
         clearEnv: true,
-        env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: `${dir}/home` },
+        env: pinnedEnv(`${dir}/home`),
         stdout: "null",
         stderr: "null",
       }).spawn();

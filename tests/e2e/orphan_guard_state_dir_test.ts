@@ -33,6 +33,7 @@ Deno.test({
       const run = await runHookWithStateHome(dir, `${dir}/outside`);
       assertEquals([run.code, run.stderr], [0, ""]);
       assertEquals(await exists(`${dir}/outside/llama-agent`), false);
+      assertEquals(await exists(`${dir}/home/.local/state/llama-agent`), true, "the guard ran");
     });
   },
 });
@@ -46,6 +47,7 @@ Deno.test({
       const run = await runHookWithStateHome(dir, "state");
       assertEquals([run.code, run.stderr], [0, ""]);
       assertEquals(await exists(`${dir}/project/state`), false);
+      assertEquals(await exists(`${dir}/home/.local/state/llama-agent`), true, "the guard ran");
     });
   },
 });

@@ -32,6 +32,11 @@ function http(url: string): HttpHandlerConfig {
   return { type: "http", url, headers: SECRET_HEADERS, allowedEnvVars: ["TOKEN"] };
 }
 
+/** Runs the hook at `url`, its secret headers expanded, once. */
+function fire(url: string): Promise<HandlerResult> {
+  return runHttpHandler(http(url), payload, context, { baseEnv: env });
+}
+
 function assertFailed(result: HandlerResult, failure: string, message: string): void {
   assertEquals(
     result.kind === "failed" ? [result.failure, result.message] : result,
@@ -49,7 +54,7 @@ Deno.test("a redirect to another origin is not followed: its headers never reach
         () => redirect(status, `${other.origin}/steal`),
         async (own) => {
           const url = `${own.origin}/hook`;
-          const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+          const result = await fire(url);
           assertEquals(own.received.length, 1, `${status}`);
           assertEquals(own.received[0]?.headers.get("x-api-key"), "t0k3n");
           assertEquals(other.received, [], `${status}: the other origin was reached`);
@@ -70,7 +75,7 @@ Deno.test("another port of the same host is another origin", async () => {
   await withOrigin("127.0.0.1", answer, async (other) => {
     await withOrigin("127.0.0.1", () => redirect(307, `${other.origin}/hook`), async (own) => {
       const url = `${own.origin}/hook`;
-      const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+      const result = await fire(url);
       assertEquals(other.received, []);
       assertEquals(result.kind === "failed" && result.failure, "network");
     });
@@ -85,7 +90,7 @@ Deno.test("a same-origin redirect is followed with the headers; 307 and 308 keep
         new URL(request.url).pathname === "/hook" ? redirect(status, "/final?from=hook") : answer(),
       async (own) => {
         const url = `${own.origin}/hook`;
-        const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+        const result = await fire(url);
         assertEquals(result.kind === "http" && [result.status, result.body], [
           200,
           '{"systemMessage":"hello"}',
@@ -111,9 +116,7 @@ Deno.test("a same-origin 301, 302 or 303 after the POST is followed as a GET wit
       "127.0.0.1",
       (request, origin) => request.method === "POST" ? redirect(status, `${origin}/get`) : answer(),
       async (own) => {
-        const result = await runHttpHandler(http(`${own.origin}/hook`), payload, context, {
-          baseEnv: env,
-        });
+        const result = await fire(`${own.origin}/hook`);
         assertEquals(result.kind === "http" && result.status, 200, `${status}`);
         const final = own.received[1];
         assertEquals([final?.method, final?.path, final?.body], ["GET", "/get", ""]);
@@ -130,7 +133,7 @@ Deno.test("a redirect loop ends after 10 hops with an error naming the last targ
     return redirect(307, `/hook?hop=${hop + 1}`);
   }, async (own) => {
     const url = `${own.origin}/hook`;
-    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    const result = await fire(url);
     assertEquals(own.received.length, 11);
     assertFailed(
       result,
@@ -143,9 +146,7 @@ Deno.test("a redirect loop ends after 10 hops with an error naming the last targ
 
 Deno.test("a redirect status without a Location is an answer like any other", async () => {
   await withOrigin("127.0.0.1", () => new Response("no location", { status: 302 }), async (own) => {
-    const result = await runHttpHandler(http(`${own.origin}/hook`), payload, context, {
-      baseEnv: env,
-    });
+    const result = await fire(`${own.origin}/hook`);
     assertEquals(result.kind === "http" && [result.status, result.body], [302, "no location"]);
   });
 });
@@ -153,7 +154,7 @@ Deno.test("a redirect status without a Location is an answer like any other", as
 Deno.test("a Location that is not a URL is a failure naming it", async () => {
   await withOrigin("127.0.0.1", () => redirect(307, "http://[::1"), async (own) => {
     const url = `${own.origin}/hook`;
-    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    const result = await fire(url);
     assertFailed(
       result,
       "network",
@@ -167,7 +168,7 @@ Deno.test("a redirect to https on the same host is another origin, and is not fo
     return redirect(307, `${origin.replace("http:", "https:")}/hook`);
   }, async (own) => {
     const url = `${own.origin}/hook`;
-    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    const result = await fire(url);
     assertEquals(own.received.length, 1);
     assertFailed(
       result,
@@ -187,7 +188,7 @@ Deno.test("a same-origin redirect that adds credentials is not followed, and doe
       : answer();
   }, async (own) => {
     const url = `${own.origin}/hook`;
-    const result = await runHttpHandler(http(url), payload, context, { baseEnv: env });
+    const result = await fire(url);
     // Followed, fetch would have sent "Authorization: Basic <intruder:pa55>" beside the hook's own.
     assertEquals(own.received.map((r) => r.path), ["/hook"]);
     assertFailed(
@@ -211,9 +212,7 @@ Deno.test("a redirect whose body never ends is still followed: the body is cance
     });
     return new Response(endless, { status: 307, headers: { location: "/final" } });
   }, async (own) => {
-    const result = await runHttpHandler(http(`${own.origin}/hook`), payload, context, {
-      baseEnv: env,
-    });
+    const result = await fire(`${own.origin}/hook`);
     assertEquals(result.kind === "http" && result.status, 200);
     assertEquals(own.received.map((r) => r.path), ["/hook", "/final"]);
   });

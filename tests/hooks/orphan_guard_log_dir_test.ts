@@ -3,22 +3,19 @@
  * a dead agent left there cleaned up; and which directory the program gives it.
  */
 import { relative } from "node:path";
-import { createOrphanGuard, orphanGuardDirs, STALE_LOG_MS } from "../../src/hooks/orphan_guard.ts";
+import {
+  createOrphanGuard,
+  orphanGuardDirs,
+  type OrphanGuardOptions,
+  STALE_LOG_MS,
+} from "../../src/hooks/orphan_guard.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
+import { withTempProject } from "../helpers/run_cli.ts";
 import { exists } from "./engine_project.ts";
 import { cleanUp, startTree, treeEnded } from "./orphan_guard_fixtures.ts";
 
 /** A number that names no group: registered, it starts the supervisor and is never signalled. */
 const NO_GROUP = 2 ** 22 + 1;
-
-async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "orphan_guard_dir_test_" }));
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 /**
  * A relative path to `target` that names it from the working directory and nothing from "/",
@@ -39,51 +36,47 @@ async function namesIn(dir: string): Promise<string[]> {
   return names.sort();
 }
 
+/**
+ * A guard with these directories ends a registered group at end of file, reports no failure,
+ * and leaves `logDir` (where its log went) empty.
+ */
+async function assertGuardWorks(
+  dirs: Pick<OrphanGuardOptions, "dir" | "fallbackDir">,
+  logDir: string,
+): Promise<void> {
+  const failures: string[] = [];
+  const guard = createOrphanGuard({ ...dirs, onFailure: (message) => failures.push(message) });
+  const tree = await startTree();
+  try {
+    guard.register(tree.pid);
+    assert(guard.supervisorPid !== undefined, "the supervisor runs");
+    const status = await guard.close();
+    assertEquals([failures, status?.code], [[], 0]);
+    await treeEnded(tree);
+    assertEquals(await namesIn(logDir), [], "the log is gone");
+  } finally {
+    await cleanUp([tree]);
+  }
+}
+
 Deno.test("a relative log directory is the agent's, not the supervisor's: the guard still ends the groups", async () => {
-  await withTempDir(async (dir) => {
-    const failures: string[] = [];
-    const guard = createOrphanGuard({
-      dir: await relativeFromHereOnly(`${dir}/state`),
-      onFailure: (message) => failures.push(message),
-    });
-    const tree = await startTree();
-    try {
-      guard.register(tree.pid);
-      const status = await guard.close();
-      assertEquals([failures, status?.code], [[], 0]);
-      await treeEnded(tree);
-      assertEquals(await namesIn(`${dir}/state`), [], "the log is gone");
-    } finally {
-      await cleanUp([tree]);
-    }
+  await withTempProject({}, async (dir) => {
+    await assertGuardWorks({ dir: await relativeFromHereOnly(`${dir}/state`) }, `${dir}/state`);
   });
 });
 
 Deno.test("a log directory that cannot be made gives way to the fallback, and the guard works", async () => {
-  await withTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await Deno.writeTextFile(`${dir}/file`, "");
-    const failures: string[] = [];
-    const guard = createOrphanGuard({
-      dir: `${dir}/file/state`,
-      fallbackDir: `${dir}/fallback`,
-      onFailure: (message) => failures.push(message),
-    });
-    const tree = await startTree();
-    try {
-      guard.register(tree.pid);
-      assert(guard.supervisorPid !== undefined, "the supervisor runs");
-      await guard.close();
-      await treeEnded(tree);
-      assertEquals(failures, []);
-      assertEquals(await namesIn(`${dir}/fallback`), [], "the log is gone");
-    } finally {
-      await cleanUp([tree]);
-    }
+    await assertGuardWorks(
+      { dir: `${dir}/file/state`, fallbackDir: `${dir}/fallback` },
+      `${dir}/fallback`,
+    );
   });
 });
 
 Deno.test("when neither directory can be made, the failure names both, once", async () => {
-  await withTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     await Deno.writeTextFile(`${dir}/file`, "");
     const failures: string[] = [];
     const guard = createOrphanGuard({
@@ -107,7 +100,7 @@ Deno.test("when neither directory can be made, the failure names both, once", as
 Deno.test("the log directory the guard makes is private (0700)", {
   ignore: Deno.build.os === "windows",
 }, async () => {
-  await withTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     const guard = createOrphanGuard({ dir: `${dir}/state/llama-agent` });
     guard.register(NO_GROUP);
     guard.release(NO_GROUP);
@@ -119,7 +112,7 @@ Deno.test("the log directory the guard makes is private (0700)", {
 });
 
 Deno.test("a log left by an agent that died before its supervisor opened it is removed at the next start", async () => {
-  await withTempDir(async (dir) => {
+  await withTempProject({}, async (dir) => {
     const old = new Date(Date.now() - STALE_LOG_MS - 60_000);
     for (const name of ["orphan-guard-stale", "notes"]) {
       await Deno.writeTextFile(`${dir}/${name}`, "+12345\n");
