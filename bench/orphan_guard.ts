@@ -16,6 +16,7 @@ import { bareSpawn } from "./bare_spawn.ts";
 import { median, printFigure, timeOnce } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
 import { systemProgram } from "./system_program.ts";
+import { waitUntil } from "../tests/helpers/wait_until.ts";
 
 const quick = Deno.args.includes("--quick");
 const ROUNDS = quick ? 30 : 200;
@@ -263,13 +264,13 @@ async function benchSurvivors(): Promise<void> {
     }).spawn();
     const reader = agent.stdout.getReader();
     await reader.read();
-    await waitFor(async () => (await living(seconds)).length === 2);
+    await waitUntil(async () => (await living(seconds)).length === 2, "the commands to start");
     const started = (await living(seconds)).length;
     agent.kill("SIGKILL");
     await agent.status;
     await reader.cancel();
     // The guard's grace is 1 s; give every mechanism the same 5 s.
-    await waitFor(async () => (await living(seconds)).length === 0, 5_000).catch(() => {});
+    await waitUntil(async () => (await living(seconds)).length === 0, "the survivors to end", 5_000).catch(() => {});
     const survivors = await living(seconds);
     console.log(JSON.stringify({
       bench: "survivors_after_kill_9",
@@ -301,10 +302,4 @@ async function living(marker: string): Promise<{ pid: number; args: string }[]> 
   });
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

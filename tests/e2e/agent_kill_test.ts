@@ -13,7 +13,8 @@ import { LAUNCHER, withTempProject } from "../helpers/run_cli.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { stdioFixture } from "../mcp/fixture_servers.ts";
-import { allowAndRecord, textPrompt as text, waitUntil } from "./e2e_project.ts";
+import { allowAndRecord, textPrompt as text } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 import { group, hook, type HookProject, uniqueSeconds, withHookProject } from "./hook_project.ts";
 import {
   childrenOf,

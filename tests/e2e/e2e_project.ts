@@ -69,18 +69,6 @@ export async function withE2eProject(
   }
 }
 
-export async function waitUntil(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** A prompt of one text block. */
 export function textPrompt(prompt: string): { type: "text"; text: string }[] {
   return [{ type: "text", text: prompt }];

@@ -8,7 +8,8 @@
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import type { JsonObject } from "../helpers/acp_harness.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { textPrompt as text, waitUntil } from "./e2e_project.ts";
+import { textPrompt as text } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 import {
   exists,
   finalUpdateOf,

@@ -22,7 +22,8 @@ import {
   uniqueSeconds,
   withHookProject,
 } from "./hook_project.ts";
-import { reminder, textPrompt as text, waitUntil } from "./e2e_project.ts";
+import { reminder, textPrompt as text } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 const FIRST = "First answer from the model, in several words.";
 const SECOND = "Second answer from the model.";

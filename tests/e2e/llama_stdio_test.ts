@@ -13,7 +13,8 @@ import {
   writeToolCallModel,
 } from "../helpers/test_models.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { textPrompt as text, waitUntil, withE2eProject } from "./e2e_project.ts";
+import { textPrompt as text, withE2eProject } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 Deno.test("a text turn streams the model's exact reply and ends end_turn", async () => {
   await withE2eProject({}, async (p) => {

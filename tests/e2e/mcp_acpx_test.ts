@@ -20,7 +20,8 @@ import { LAUNCHER } from "../helpers/run_cli.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { stdioFixture } from "../mcp/fixture_servers.ts";
-import { waitUntil, withE2eProject } from "./e2e_project.ts";
+import { withE2eProject } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 const ignore = findNode() === undefined; // acpx runs on Node; the README says to install it
 

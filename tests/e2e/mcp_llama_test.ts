@@ -13,7 +13,8 @@ import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { livingGroupMembers, livingPids, livingPidsMatching } from "../hooks/process_probe.ts";
 import { startHttpFixture, stdioFixture } from "../mcp/fixture_servers.ts";
-import { allowAndRecord, reminder, textPrompt as text, waitUntil } from "./e2e_project.ts";
+import { allowAndRecord, reminder, textPrompt as text } from "./e2e_project.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 import {
   finalUpdateOf,
   group,

@@ -10,6 +10,7 @@ import {
 import { spawnInOwnGroup } from "../../src/hooks/process_group.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { livingGroupMembers } from "./process_probe.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 export const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 /** A leader with two members it started: what "the whole group" means. */
@@ -42,13 +43,13 @@ export async function startTree(): Promise<Deno.ChildProcess> {
     { program: "/bin/sh", args: ["-c", TREE] },
     { cwd: "/", env: { PATH }, stdin: "null", output: "null" },
   );
-  await waitFor(async () => (await livingGroupMembers(child.pid)).length === 3, "the group");
+  await waitUntil(async () => (await livingGroupMembers(child.pid)).length === 3, "the group");
   return child;
 }
 
 /** Waits until the group of `tree` has no living member. */
 export function treeEnded(tree: Deno.ChildProcess): Promise<void> {
-  return waitFor(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
+  return waitUntil(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
 }
 
 /** SIGKILLs what is left of the groups and reaps their leaders. */
@@ -61,16 +62,4 @@ export async function cleanUp(children: readonly Deno.ChildProcess[]): Promise<v
     }
   }
   await Promise.all(children.map((child) => child.status));
-}
-
-export async function waitFor(
-  condition: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

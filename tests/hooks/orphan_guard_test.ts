@@ -6,16 +6,9 @@ import {
 } from "../../src/hooks/orphan_guard.ts";
 import { spawnInOwnGroup } from "../../src/hooks/process_group.ts";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
-import {
-  cleanUp,
-  PATH,
-  startTree,
-  TREE,
-  treeEnded,
-  waitFor,
-  withGuard,
-} from "./orphan_guard_fixtures.ts";
+import { cleanUp, PATH, startTree, TREE, treeEnded, withGuard } from "./orphan_guard_fixtures.ts";
 import { livingGroupMembers, livingPids } from "./process_probe.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 /** Whether the process ignores SIGHUP, SIGINT and SIGTERM (its `trap` has run). */
 async function ignoresTermination(pid: number): Promise<boolean> {
@@ -40,7 +33,7 @@ Deno.test("end of file on the guard's pipe ends every registered group whole, an
       guard.release(released.pid);
       const status = await guard.close();
       assertEquals([status?.code, status?.signal], [0, null], "the supervisor exits normally");
-      await waitFor(
+      await waitUntil(
         async () => (await livingGroupMembers(registered.pid)).length === 0,
         "the registered group to end",
       );
@@ -61,7 +54,7 @@ Deno.test("a group that ignores SIGTERM is SIGKILLed after the grace", async () 
       { cwd: "/", env: { PATH }, stdin: "null", output: "null" },
     );
     try {
-      await waitFor(async () => (await livingGroupMembers(stubborn.pid)).length === 3, "it");
+      await waitUntil(async () => (await livingGroupMembers(stubborn.pid)).length === 3, "it");
       guard.register(stubborn.pid);
       await guard.close();
       await treeEnded(stubborn);
@@ -84,7 +77,7 @@ Deno.test({
         guard.register(tree.pid);
         const supervisor = guard.supervisorPid;
         assert(supervisor !== undefined, "the first registration started the supervisor");
-        await waitFor(() => ignoresTermination(supervisor), "the supervisor's trap");
+        await waitUntil(() => ignoresTermination(supervisor), "the supervisor's trap");
         for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
           Deno.kill(-supervisor, signal);
         }
@@ -122,7 +115,7 @@ Deno.test("the supervisor removes its log as soon as it has opened it", async ()
     const tree = await startTree();
     try {
       guard.register(tree.pid);
-      await waitFor(async () => {
+      await waitUntil(async () => {
         for await (const _ of Deno.readDir(dir)) return false;
         return true;
       }, "the log to be removed");
@@ -287,7 +280,7 @@ Deno.test("a group registered twice stays registered until it is released twice"
   try {
     const status = await runSupervisor(`+${tree.pid}\n+${tree.pid}\n-${tree.pid}\n`);
     assertEquals(status.code, 0);
-    await waitFor(
+    await waitUntil(
       async () => (await livingGroupMembers(tree.pid)).length === 0,
       "the group still registered once to end",
     );
