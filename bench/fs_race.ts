@@ -13,11 +13,12 @@
  *   deno run -A bench/fs_race.ts --quick     # fewer calls, for a smoke run
  */
 import { dirname, resolve } from "node:path";
-import { median, printFigure } from "./bench_stats.ts";
+import { measureInterleaved, median, printFigure } from "./bench_stats.ts";
 import { startPathFlipper } from "../tests/agent/path_flipper.ts";
 import { allowedRoots, confinePath } from "../src/agent/allowed_roots.ts";
 import { ClientFileAccess } from "../src/agent/client_file_access.ts";
 import type { ClientRequest } from "../src/agent/client_request.ts";
+import type { ConfinedPlace } from "../src/agent/confined_file.ts";
 import type { FileAccess } from "../src/agent/file_access.ts";
 import { LocalFileAccess } from "../src/agent/local_file_access.ts";
 import { PathOpener } from "../src/agent/path_opener.ts";
@@ -28,13 +29,8 @@ const COST_SAMPLES = quick ? 50 : 400;
 /** Calls per timed sample: one call is a few tens of microseconds. */
 const CALLS_PER_SAMPLE = 10;
 
-interface Place {
-  readonly cwd: string;
-  readonly roots: readonly string[];
-}
-
 /** The code as it was: check the resolved path, then touch it by name. */
-function checkThenAccess(place: Place): FileAccess {
+function checkThenAccess(place: ConfinedPlace): FileAccess {
   return {
     readTextFile: async (path) => {
       const confined = await confinePath(path, place);
@@ -73,7 +69,7 @@ const servedByName: ServeFiles = async (method, path, content) => {
 };
 
 /** The client of `hooks test` session cases: it opens through the case's confined file access. */
-function servedConfined(place: Place): ServeFiles {
+function servedConfined(place: ConfinedPlace): ServeFiles {
   const files = new LocalFileAccess(place);
   return async (method, path, content) => {
     const done = method === "fs/read_text_file"
@@ -85,7 +81,7 @@ function servedConfined(place: Place): ServeFiles {
 }
 
 /** The client-side path: the agent checks the path against the roots, then the client serves it. */
-function checkedClient(place: Place, serve: ServeFiles): FileAccess {
+function checkedClient(place: ConfinedPlace, serve: ServeFiles): FileAccess {
   const request: ClientRequest = async (method, params) => {
     const fields: Record<string, unknown> = Object.fromEntries(Object.entries(params));
     if (method !== "fs/read_text_file" && method !== "fs/write_text_file") {
@@ -108,7 +104,7 @@ function checkedClient(place: Place, serve: ServeFiles): FileAccess {
   };
 }
 
-const ARMS: Readonly<Record<string, (place: Place) => FileAccess>> = {
+const ARMS: Readonly<Record<string, (place: ConfinedPlace) => FileAccess>> = {
   "local file access": (place) => new LocalFileAccess(place),
   "local file access without FFI (the fallback)": (place) =>
     new LocalFileAccess({ ...place, opener: new PathOpener() }),
@@ -119,7 +115,7 @@ const ARMS: Readonly<Record<string, (place: Place) => FileAccess>> = {
   "check then access (the baseline)": checkThenAccess,
 };
 
-async function inRacedDir<T>(fn: (base: string, place: Place) => Promise<T>): Promise<T> {
+async function inRacedDir<T>(fn: (base: string, place: ConfinedPlace) => Promise<T>): Promise<T> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "fs_race_" }));
   try {
     await Deno.mkdir(`${base}/p/d`, { recursive: true });
@@ -154,7 +150,7 @@ function printEscapes(
   }));
 }
 
-async function raceReads(arm: string, make: (place: Place) => FileAccess): Promise<void> {
+async function raceReads(arm: string, make: (place: ConfinedPlace) => FileAccess): Promise<void> {
   const { escapes, succeeded } = await inRacedDir(async (_base, place) => {
     const files = make(place);
     let escapes = 0;
@@ -169,7 +165,7 @@ async function raceReads(arm: string, make: (place: Place) => FileAccess): Promi
   printEscapes("fs_read", arm, escapes, succeeded);
 }
 
-async function raceWrites(arm: string, make: (place: Place) => FileAccess): Promise<void> {
+async function raceWrites(arm: string, make: (place: ConfinedPlace) => FileAccess): Promise<void> {
   const { escapes, emptyLeft, succeeded } = await inRacedDir(async (base, place) => {
     const files = make(place);
     let succeeded = 0;
@@ -192,32 +188,19 @@ async function raceWrites(arm: string, make: (place: Place) => FileAccess): Prom
   printEscapes("fs_write", arm, escapes, succeeded, { of_them_empty: emptyLeft });
 }
 
-async function timeCalls(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < CALLS_PER_SAMPLE; i++) await fn();
-  return (performance.now() - start) / CALLS_PER_SAMPLE;
-}
-
-/** Median per-call cost of `measured` and `baseline`, sampled alternately. */
+/** Median per-call cost of `measured` and `baseline`, timed in batches, sampled alternately. */
 async function interleavedCost(
   measured: () => Promise<unknown>,
   baseline: () => Promise<unknown>,
 ): Promise<{ measured: number; baseline: number }> {
-  for (let i = 0; i < 20; i++) {
-    await measured();
-    await baseline();
-  }
-  const times = { measured: [] as number[], baseline: [] as number[] };
-  for (let i = 0; i < COST_SAMPLES; i++) {
-    if (i % 2 === 0) {
-      times.measured.push(await timeCalls(measured));
-      times.baseline.push(await timeCalls(baseline));
-    } else {
-      times.baseline.push(await timeCalls(baseline));
-      times.measured.push(await timeCalls(measured));
-    }
-  }
-  return { measured: median(times.measured), baseline: median(times.baseline) };
+  const batch = (fn: () => Promise<unknown>) => async () => {
+    for (let i = 0; i < CALLS_PER_SAMPLE; i++) await fn();
+  };
+  const times = await measureInterleaved(COST_SAMPLES, batch(baseline), batch(measured));
+  return {
+    measured: median(times.measured) / CALLS_PER_SAMPLE,
+    baseline: median(times.baseline) / CALLS_PER_SAMPLE,
+  };
 }
 
 async function measureCost(): Promise<void> {

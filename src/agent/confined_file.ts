@@ -32,6 +32,11 @@ export type ConfinedOpen =
   /** `reason` completes `Cannot read "x": <reason>`. */
   | { readonly ok: false; readonly failure: "refused" | "failed"; readonly reason: string };
 
+/** The open of a path that leads outside the roots. */
+export function refused(reason: string): ConfinedOpen {
+  return { ok: false, failure: "refused", reason };
+}
+
 export interface ConfinedOpener {
   /** Opens an existing regular file for reading. */
   openRead(path: string, place: ConfinedPlace): Promise<ConfinedOpen>;

@@ -9,13 +9,14 @@
  * check by name (allowed_roots.ts) says whether the path led outside: that is then the answer,
  * not "no such file".
  *
- * Writes: the path is checked by name first (it resolves symlinks, dangling ones too, and gives
- * the reasons for a refusal). The nearest existing parent directory of what it resolved to is
- * opened and verified like a read, and the runtime's write grant is asked for the verified place;
- * each missing directory is created below it and opened `O_NOFOLLOW` through the verified one;
- * the file is looked at through its parent (a FIFO or a device is refused unopened), then opened
- * `O_NOFOLLOW` through it. A symlink that shows up on the way sends the write back to the check,
- * since it may lead inside or out.
+ * Writes: the nearest existing parent directory of the path is opened and verified like a read,
+ * and the runtime's write grant is asked for the verified place; each missing directory is
+ * created below it and opened `O_NOFOLLOW` through the verified one; the file is looked at
+ * through its parent (a FIFO or a device is refused unopened), then opened `O_NOFOLLOW` through
+ * it. That is tried first on the path as given, which most writes settle without a lookup by
+ * name. Anything else (a symlink on the way, which may lead inside or out, a place outside the
+ * roots, a failure) sends the write to the check by name, which resolves symlinks, dangling ones
+ * too, and gives the reasons for a refusal; the same steps then run on what it resolved to.
  *
  * Not covered, as by any check of paths: a hard link inside the roots to a file outside them, and
  * a verified directory moved out of the roots while it is held.
@@ -28,8 +29,9 @@ import {
   type ConfinedOpener,
   type ConfinedPlace,
   NotRegularFileError,
+  refused,
 } from "./confined_file.ts";
-import { AT_FDCWD, Errno, type FileStatus, type Libc, LibcError } from "./libc.ts";
+import { AT_FDCWD, Errno, type FileStatus, type FileType, type Libc, LibcError } from "./libc.ts";
 
 /** Checks and opens before a write whose path keeps changing under it is given up on. */
 const MAX_WRITE_ATTEMPTS = 3;
@@ -61,8 +63,7 @@ export class DescriptorOpener implements ConfinedOpener {
       requireGrant("read", real);
       const status = libc.status(held);
       if (status.links === 0) throw new Deno.errors.NotFound("it was removed while being opened");
-      if (status.type === "directory") throw new Deno.errors.IsADirectory("it is a directory");
-      if (status.type !== "file") throw new NotRegularFileError();
+      requireRegular(status.type);
       const fd = libc.openat(AT_FDCWD, `/proc/self/fd/${held}`, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
       return { ok: true, file: new DescriptorFile(libc, fd, status.size) };
     } catch (error) {
@@ -73,6 +74,8 @@ export class DescriptorOpener implements ConfinedOpener {
   }
 
   async openWrite(path: string, place: ConfinedPlace): Promise<ConfinedOpen> {
+    const direct = this.#writeAsGiven(path, place);
+    if (direct !== undefined) return direct;
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
       const confined = await confinePath(path, place);
       if (!confined.ok) return refused(confined.reason);
@@ -85,6 +88,20 @@ export class DescriptorOpener implements ConfinedOpener {
       if (opened !== CHANGED) return opened;
     }
     return { ok: false, failure: "failed", reason: CHANGING_PATH_REASON };
+  }
+
+  /**
+   * The write opened at the path as given, without the check by name (a realpath of the whole
+   * path, on every call), when the descriptors alone settle it; `undefined` when they do not.
+   */
+  #writeAsGiven(path: string, place: ConfinedPlace): ConfinedOpen | undefined {
+    try {
+      const opened = this.#write(path, resolve(place.cwd, path), place);
+      if (opened !== CHANGED && opened.ok) return opened;
+    } catch {
+      // The check by name comes to the same failure, told as a refusal where it is one.
+    }
+    return undefined;
   }
 
   #write(path: string, resolved: string, place: ConfinedPlace): Attempt {
@@ -111,8 +128,7 @@ export class DescriptorOpener implements ConfinedOpener {
       // Looked at before the open, which would wake a FIFO's reader or act on a device.
       const existing = this.#statusIfAny(dir, name);
       if (existing?.type === "symlink") return CHANGED;
-      if (existing?.type === "directory") throw new Deno.errors.IsADirectory("it is a directory");
-      if (existing !== undefined && existing.type !== "file") throw new NotRegularFileError();
+      if (existing !== undefined) requireRegular(existing.type);
       let fd: number;
       try {
         fd = libc.openat(
@@ -129,7 +145,7 @@ export class DescriptorOpener implements ConfinedOpener {
       }
       const file = new DescriptorFile(libc, fd, 0);
       try {
-        if (libc.status(fd).type !== "file") throw new NotRegularFileError();
+        requireRegular(libc.status(fd).type);
       } catch (error) {
         file.close();
         throw error;
@@ -214,8 +230,10 @@ class DescriptorFile implements ConfinedFile {
   }
 }
 
-function refused(reason: string): ConfinedOpen {
-  return { ok: false, failure: "refused", reason };
+/** The file tools take only regular files. */
+function requireRegular(type: FileType): void {
+  if (type === "directory") throw new Deno.errors.IsADirectory("it is a directory");
+  if (type !== "file") throw new NotRegularFileError();
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type ConfinedOpener,
   type ConfinedPlace,
   NotRegularFileError,
+  refused,
 } from "./confined_file.ts";
 
 const CHANGED_REASON = "it was replaced while it was being opened: try again";
@@ -23,7 +24,7 @@ const CHANGED_REASON = "it was replaced while it was being opened: try again";
 export class PathOpener implements ConfinedOpener {
   async openRead(path: string, place: ConfinedPlace): Promise<ConfinedOpen> {
     const confined = await confinePath(path, place);
-    if (!confined.ok) return { ok: false, failure: "refused", reason: confined.reason };
+    if (!confined.ok) return refused(confined.reason);
     // Looked at first, so that a FIFO is refused instead of waiting for a writer.
     requireRegular(await Deno.stat(confined.path));
     return await verified(await Deno.open(confined.path, { read: true }), confined.path, place);
@@ -31,7 +32,7 @@ export class PathOpener implements ConfinedOpener {
 
   async openWrite(path: string, place: ConfinedPlace): Promise<ConfinedOpen> {
     const confined = await confinePath(path, place);
-    if (!confined.ok) return { ok: false, failure: "refused", reason: confined.reason };
+    if (!confined.ok) return refused(confined.reason);
     await Deno.mkdir(dirname(confined.path), { recursive: true });
     const before = await statIfExists(confined.path);
     if (before !== undefined) requireRegular(before);
@@ -85,7 +86,7 @@ async function stillItself(
   place: ConfinedPlace,
 ): Promise<ConfinedOpen | undefined> {
   const again = await confinePath(resolved, place);
-  if (!again.ok) return { ok: false, failure: "refused", reason: again.reason };
+  if (!again.ok) return refused(again.reason);
   if (again.path !== resolved) return { ok: false, failure: "failed", reason: CHANGED_REASON };
   return undefined;
 }

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { DescriptorOpener } from "../../src/agent/descriptor_opener.ts";
 import { loadLibc } from "../../src/agent/libc.ts";
 import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
+import { makeFifo } from "../hooks/special_files.ts";
 import { hookedLibc } from "./hooked_libc.ts";
 import { repoUrl, runProbeScript } from "./probe_script.ts";
 import { withTempDir } from "./temp_dir.ts";
@@ -14,8 +15,7 @@ Deno.test({
   fn: async () => {
     assert(libc !== undefined);
     await withTempDir({ "p/a.txt": "a" }, async (base) => {
-      const made = await new Deno.Command("mkfifo", { args: [`${base}/p/pipe`] }).output();
-      assert(made.success, "mkfifo failed");
+      await makeFifo(`${base}/p/pipe`);
       // An open would wake a process waiting on the FIFO, or act on the device. Reads open
       // through "/proc/self/fd/N" once the file is known to be regular; writes ask for O_WRONLY.
       const opened: string[] = [];
@@ -54,7 +54,7 @@ Deno.test({
     await withTempDir({ "p/a.txt": "inside", "outside/a.txt": "outside" }, async (base) => {
       await Deno.symlink(`${base}/outside/a.txt`, `${base}/p/a_link`);
       let swapped = false;
-      // After every check by name and by descriptor, at the open itself.
+      // After every check of the directory and of the name in it, at the open itself.
       const swapping = hookedLibc(libc, ({ name, args }) => {
         if (swapped || name !== "openat" || (Number(args[2]) & libc.flags.O_WRONLY) === 0) return;
         swapped = true;
@@ -79,7 +79,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a directory swapped after the check onto one the runtime may not write is not written",
+  name: "a directory swapped as it is opened for one the runtime may not write is not written",
   ignore: libc === undefined,
   fn: async () => {
     await withTempDir({ "p/d/a.txt": "a", "q/d/b.txt": "b" }, async (base) => {
@@ -94,7 +94,7 @@ const base = "${base}";
 const libc = loadLibc();
 if (libc === undefined) throw new Error("no libc");
 let swapped = false;
-// Right after the check by name, before the directory is opened.
+// As the directory is opened: the path names p/d, the descriptor holds q/d.
 const swapping = hookedLibc(libc, ({ name, args }) => {
   if (swapped || name !== "openat" || (Number(args[2]) & libc.flags.O_DIRECTORY) === 0) return;
   swapped = true;

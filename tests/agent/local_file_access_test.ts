@@ -6,6 +6,7 @@ import { sliceLines } from "../../src/agent/file_access.ts";
 import { loadLibc } from "../../src/agent/libc.ts";
 import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
 import { PathOpener } from "../../src/agent/path_opener.ts";
+import { makeFifo } from "../hooks/special_files.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 /** Every behaviour below holds whichever way files are opened. */
@@ -170,6 +171,29 @@ eachOpener("a missing file outside the roots is refused, not reported missing", 
   });
 });
 
+eachOpener(
+  "a write through a dangling symlink creates its target inside, and is refused outside",
+  async (opener) => {
+    await withTempDir({ "p/a.txt": "a", "outside/x.txt": "x" }, async (base) => {
+      await Deno.symlink(`${base}/p/made.txt`, `${base}/p/to_file.txt`);
+      await Deno.symlink(`${base}/p/made_dir`, `${base}/p/to_dir`);
+      await Deno.symlink(`${base}/outside/gone`, `${base}/p/out_dir`);
+      const files = await access(`${base}/p`, opener);
+      assertEquals(await files.writeTextFile("to_file.txt", "1"), { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/p/made.txt`), "1");
+      assertEquals(await files.writeTextFile("to_dir/deep/b.txt", "2"), { ok: true });
+      assertEquals(await Deno.readTextFile(`${base}/p/made_dir/deep/b.txt`), "2");
+      assertEquals(await files.writeTextFile("out_dir/c.txt", "3"), {
+        ok: false,
+        failure: "refused",
+        message: `Cannot write "out_dir/c.txt": it resolves to "${base}/outside/gone/c.txt", ` +
+          `which is outside the allowed directories ("${base}/p")`,
+      });
+      assertEquals([...Deno.readDirSync(`${base}/outside`)].map((e) => e.name), ["x.txt"]);
+    });
+  },
+);
+
 eachOpener("an overwrite keeps the file's mode and its hard links", async (opener) => {
   await withTempDir({ "p/script.sh": "old\n" }, async (base) => {
     await Deno.chmod(`${base}/p/script.sh`, 0o750);
@@ -203,8 +227,7 @@ eachOpener("writing over a directory, or below a file, is a clear failure", asyn
 
 eachOpener("a FIFO is refused at once for reading and writing, not waited on", async (opener) => {
   await withTempDir({ "p/a.txt": "a" }, async (base) => {
-    const made = await new Deno.Command("mkfifo", { args: [`${base}/p/pipe`] }).output();
-    assert(made.success, "mkfifo failed");
+    await makeFifo(`${base}/p/pipe`);
     const files = await access(`${base}/p`, opener);
     assertEquals(await files.readTextFile("pipe"), {
       ok: false,
