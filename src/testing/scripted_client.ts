@@ -125,33 +125,26 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
         for (const variable of params.env ?? []) env[variable.name] = variable.value;
         const limit = params.outputByteLimit ?? undefined;
         const args = params.args ?? [];
-        const shown = shownCommand(params.command, args);
-        let done: Promise<CommandRunResult>;
-        if (options.shell.executes) {
-          const ended = options.shell.executing(shown);
-          done = runCommand({
-            commandLine: { kind: "exec", command: params.command, args },
-            cwd: params.cwd ?? options.cwd,
-            env,
-            timeoutMs: MAX_TIMEOUT_MS,
-            signal: controller.signal,
-            ...(limit === undefined ? {} : { stdoutCapBytes: limit, stderrCapBytes: limit }),
-            ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-          });
-          done.then((result) =>
-            ended(result.kind === "exited" && result.signal === null ? result.exitCode : null)
-          );
-        } else {
-          const { output, exitCode } = options.shell.answer(shown);
-          done = Promise.resolve({
+        const done = options.shell.run<CommandRunResult>(shownCommand(params.command, args), {
+          execute: () =>
+            runCommand({
+              commandLine: { kind: "exec", command: params.command, args },
+              cwd: params.cwd ?? options.cwd,
+              env,
+              timeoutMs: MAX_TIMEOUT_MS,
+              signal: controller.signal,
+              ...(limit === undefined ? {} : { stdoutCapBytes: limit, stderrCapBytes: limit }),
+              ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+            }),
+          answered: ({ output, exitCode }) => ({
             kind: "exited",
             exitCode,
             signal: null,
             stdout: { text: output, discardedBytes: 0 },
             stderr: { text: "", discardedBytes: 0 },
             durationMs: 0,
-          });
-        }
+          }),
+        });
         const terminal: Terminal = { controller, done, limit };
         done.then((result) => (terminal.result = result));
         terminals.set(terminalId, terminal);

@@ -33,49 +33,56 @@ export interface CommandAnswer {
   readonly exitCode: number;
 }
 
+/** How a run ended, as the local shell and a client terminal report it. */
+interface RunEnd {
+  readonly kind: string;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+}
+
 export class ScriptedShell {
   readonly #calls: { command: string; executed: boolean; exitCode: number | null }[] = [];
   #answered = 0;
 
   constructor(private readonly options: ScriptedShellOptions) {}
 
-  get executes(): boolean {
-    return this.options.execute;
-  }
-
   /** Every command so far, in the order they were given. */
   get calls(): readonly ShellCall[] {
     return this.#calls.map((call) => ({ ...call }));
   }
 
-  /** The next answer, for a command that is not run; the command is recorded as answered. */
-  answer(command: string): CommandAnswer {
-    const answer = this.options.answers[this.#answered++] ?? {};
-    const exitCode = answer.exitCode ?? 0;
-    this.#calls.push({ command, executed: false, exitCode });
-    return { output: answer.output ?? "", exitCode };
-  }
-
-  /** Records a command about to run for real; call what it returns with how it ended. */
-  executing(command: string): (exitCode: number | null) => void {
+  /**
+   * One command, through either door: answered with the next answer (`answered` makes the
+   * door's result of it) or, with `execute`, run by `execute`; recorded either way, in the order
+   * given (the record is made before anything is awaited).
+   */
+  async run<R extends RunEnd>(
+    command: string,
+    door: { readonly execute: () => Promise<R>; readonly answered: (answer: CommandAnswer) => R },
+  ): Promise<R> {
+    if (!this.options.execute) {
+      const answer = this.options.answers[this.#answered++] ?? {};
+      const exitCode = answer.exitCode ?? 0;
+      this.#calls.push({ command, executed: false, exitCode });
+      return door.answered({ output: answer.output ?? "", exitCode });
+    }
     const call = { command, executed: true, exitCode: null as number | null };
     this.#calls.push(call);
-    return (exitCode) => {
-      call.exitCode = exitCode;
-    };
+    const result = await door.execute();
+    // Null when it did not end by itself: a timeout, a cancel, a signal.
+    if (result.kind === "exited" && result.signal === null) call.exitCode = result.exitCode ?? null;
+    return result;
   }
 
   /** The agent's own shell tool (for clients without `terminal`). */
   localRunner(): ShellRunner {
     const real = new LocalShellRunner({ env: this.options.env });
     return {
-      run: async (request) => {
-        if (!this.options.execute) return answeredLocally(this.answer(request.command), request);
-        const ended = this.executing(request.command);
-        const result = await real.run(request);
-        ended(result.kind === "exited" && result.signal === null ? result.exitCode : null);
-        return result;
-      },
+      run: (request) =>
+        this.run(request.command, {
+          execute: () => real.run(request),
+          answered: (answer) => answeredLocally(answer, request),
+        }),
     };
   }
 }

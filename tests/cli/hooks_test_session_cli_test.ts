@@ -32,7 +32,10 @@ Deno.test("a session case whose guard never fires deletes nothing, and the repor
       },
       prompts: ["clean up"],
     },
-    expect: { tools: [{ name: "shell", dispatched: false }, { name: "fs_write" }] },
+    // The write leaves the case's copy (its ".." is the case's own place): refused.
+    expect: {
+      tools: [{ name: "shell", dispatched: false }, { name: "fs_write", status: "failed" }],
+    },
   };
   await hooksTest(
     {
@@ -58,7 +61,8 @@ Deno.test("a session case whose guard never fires deletes nothing, and the repor
           "answered it; nothing was executed)",
       );
       assertEquals(Deno.readTextFileSync(`${dir}/project/victim/keep.txt`), "precious\n");
-      assert(!existsSync(`${dir}/outside.txt`), "nothing is written outside the project");
+      // Only the shell expectation fails: the write out of the copy was refused.
+      assert(!result.stdout.includes("expect.tools[1]"), result.stdout);
     },
   );
 });

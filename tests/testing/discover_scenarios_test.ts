@@ -1,25 +1,12 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
+import { withFiles } from "./scenario_files.ts";
 
 const SCENARIO = '{"cases": [{"name": "n", "event": "Stop", "expect": {"errors": 0}}]}';
 
-/** A temp dir holding `files` (a path ending in "/" is an empty directory). */
-async function withTree<T>(files: readonly string[], fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "discover_scenarios_test_" }));
-  try {
-    for (const path of files) {
-      const full = `${dir}/${path}`;
-      if (path.endsWith("/")) {
-        await Deno.mkdir(full, { recursive: true });
-        continue;
-      }
-      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-      await Deno.writeTextFile(full, SCENARIO);
-    }
-    return await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+/** A temp dir holding `files`, each a scenario (a path ending in "/" is an empty directory). */
+function withTree<T>(files: readonly string[], fn: (dir: string) => Promise<T>): Promise<T> {
+  return withFiles(Object.fromEntries(files.map((path) => [path, SCENARIO])), fn);
 }
 
 const relative = (dir: string, files: readonly string[]) =>

@@ -1,17 +1,20 @@
 /**
- * Scenario files in temporary directories for the loader's tests, and the parts of a problem a
- * test pins down.
+ * Scenario files in temporary directories for the loader's and discovery's tests, and the parts
+ * of a problem a test pins down.
  */
 import { assert } from "../helpers/assert.ts";
 import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
 import type { ScenarioProblem } from "../../src/testing/scenario_run.ts";
 
-/** Writes `files` (path → text; a path ending in "/" is a directory) into a fresh temp dir. */
+/**
+ * Writes `files` (path → text; a path ending in "/" is a directory) into a fresh temp dir, given
+ * to `fn` as its real path.
+ */
 export async function withFiles<T>(
   files: Record<string, string>,
   fn: (dir: string) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "scenario_file_test_" });
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "scenario_files_" }));
   try {
     for (const [path, text] of Object.entries(files)) {
       const full = `${dir}/${path}`;

@@ -35,6 +35,28 @@ Deno.test("session case: executed shell commands get the hermetic environment, l
   });
 });
 
+Deno.test("session case: executed shell commands are reported as run, with their real exit code, locally and in a client terminal", async () => {
+  await withTempProject({}, async (project) => {
+    for (const client of [{}, { terminal: true }]) {
+      const result = await run(project, {
+        name: "executed",
+        session: {
+          model: shellModel(["touch made", "exit 3"]),
+          prompts: ["go"],
+          client,
+          execute: true,
+        },
+        expect: { files: { made: "" } },
+      });
+      assertEquals(result.failures, [], JSON.stringify(client));
+      assertEquals(result.shellCalls, [
+        { command: "touch made", executed: true, exitCode: 0 },
+        { command: "exit 3", executed: true, exitCode: 3 },
+      ], JSON.stringify(client));
+    }
+  });
+});
+
 Deno.test("session case: shell commands are answered from the scenario, not run, locally and in a client terminal", async () => {
   // PostToolUse sends the tool_response's exit code back to the model: hooks see the answer.
   const report = "grep -o '\"exitCode\":[0-9]*' >&2\nexit 2\n";
