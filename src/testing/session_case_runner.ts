@@ -29,7 +29,7 @@
  * the order the calls are made; without it they give a non-blocking error that says so.
  */
 import type { SessionNotification, StopReason } from "@agentclientprotocol/sdk";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { createAgentApp, PROTOCOL_VERSION } from "../acp/agent_app.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
@@ -121,7 +121,7 @@ async function driveAndCheck(
     firings: run.firings.filter((firing) => firing.runs.length > 0),
     tools,
     modelTexts: run.modelTexts,
-    files: await readFiles(place.cwd, Object.keys(input.spec.expect.files ?? {})),
+    files: await readFiles(place, Object.keys(input.spec.expect.files ?? {})),
     responses: run.responses,
     shellExecuted: input.spec.session.execute === true,
     ...messages(run.updates),
@@ -338,14 +338,26 @@ function messages(updates: readonly SessionNotification[]) {
  * The files `expect.files` names, null for absent ones. Only regular files of a size a scenario
  * could hold (the scenario is bounded alike): a FIFO a hook made must not hold the case forever.
  */
+/**
+ * The files `expect.files` names, in the case's copy. A path that climbs out of the case's place
+ * (`../../x`) names a file the session never touched, as an absolute one would: an error.
+ */
 async function readFiles(
-  cwd: string,
+  place: HermeticPlace,
   paths: readonly string[],
 ): Promise<Record<string, string | null>> {
   const files: Record<string, string | null> = {};
   for (const path of paths) {
+    const full = resolve(place.cwd, path);
+    if (relative(place.root, full).startsWith("..")) {
+      throw new AgentError(
+        "INPUT_INVALID",
+        `Cannot check "${path}" in expect.files: it lies outside the case's place, so the ` +
+          "session never touched it; name a path inside the copy of the project",
+      );
+    }
     try {
-      files[path] = await readConfigFile(resolve(cwd, path));
+      files[path] = await readConfigFile(full);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) {
         throw new AgentError(

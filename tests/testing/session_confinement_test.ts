@@ -178,3 +178,22 @@ Deno.test('a session case with "isolate": false is refused: session cases always
   assert(!parsed.success);
   assertEquals(parsed.error.issues.map((issue) => issue.path), [["isolate"]]);
 });
+
+Deno.test("expect.files naming a path that climbs out of the case's place is an error, not a pass", async () => {
+  await withTempProject({ "victim/keep.txt": "keep\n" }, async (project) => {
+    // The project's own file, reached from the copy by climbing: `null` would pass there only
+    // because the copy lies elsewhere, whatever the session did.
+    const climb = `${"../".repeat(12)}${project.dir.slice(1)}/victim/gone.txt`;
+    const spec = SessionCase.parse({
+      name: "climbs out",
+      session: { model: { turns: [{ text: "hi" }] }, prompts: ["hi"] },
+      expect: { files: { [climb]: null } },
+    });
+    const result = await runSessionCase(caseInput(project, spec));
+    assertEquals(result.status, "error");
+    assert(
+      result.error?.includes("it lies outside the case's place, so the session never touched it"),
+      result.error ?? "",
+    );
+  });
+});
