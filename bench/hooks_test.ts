@@ -15,6 +15,8 @@
  * group, the gap above the setsid one is what `hooks test` adds per case. A fourth arm runs the
  * same 200 cases in a project whose hook never matches: every case does all its work but spawn
  * (hermetic place, settings, transcript file, firing, checks), which is the scaffolding's cost.
+ * Figure 2 sets one session case against one event case; figure 3 the same session case in a
+ * project of 400 more files against the small project: the copy every session case runs in.
  */
 import { median, printFigure } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
@@ -30,6 +32,8 @@ const ONE_CASE_ROUNDS = quick ? 4 : 40;
 const WARM_UP_ROUNDS = quick ? 1 : 2;
 const WORKERS = navigator.hardwareConcurrency ?? 1;
 const SETSID = systemProgram("setsid");
+/** Figure 3's project: 20 directories of 20 files of 1 KiB, besides the small project's files. */
+const LARGE_PROJECT_FILES = 400;
 
 const started = performance.now();
 const root = await Deno.realPath(
@@ -43,6 +47,7 @@ try {
   const project = await writeProject();
   await benchManyEventCases(project);
   await benchSessionVsEventCase(project);
+  await benchLargeProjectSessionCase(project);
   await assertScratchEmpty();
 } finally {
   await Deno.remove(root, { recursive: true });
@@ -60,6 +65,9 @@ interface Project {
   readonly oneEvent: string;
   /** One session case. */
   readonly oneSession: string;
+  /** The project with `LARGE_PROJECT_FILES` more files, and its copy of the session case. */
+  readonly largeDir: string;
+  readonly largeSession: string;
 }
 
 function eventCase(name: string) {
@@ -123,7 +131,19 @@ async function writeProject(): Promise<Project> {
       stopReason: "end_turn",
     },
   }]);
-  return { dir, unmatchedDir, manyEvents, oneEvent, oneSession };
+  const largeDir = `${root}/project_large`;
+  await Deno.mkdir(`${largeDir}/.claude/hooks-tests`, { recursive: true });
+  for (const name of [".claude/settings.json", "notes.txt"]) {
+    await Deno.copyFile(`${dir}/${name}`, `${largeDir}/${name}`);
+  }
+  const largeSession = `${largeDir}/.claude/hooks-tests/one_session.test.jsonc`;
+  await Deno.copyFile(oneSession, largeSession);
+  const kib = "x".repeat(1023) + "\n";
+  for (let d = 0; d < LARGE_PROJECT_FILES / 20; d++) {
+    await Deno.mkdir(`${largeDir}/src/d${d}`, { recursive: true });
+    for (let f = 0; f < 20; f++) await Deno.writeTextFile(`${largeDir}/src/d${d}/f${f}.txt`, kib);
+  }
+  return { dir, unmatchedDir, manyEvents, oneEvent, oneSession, largeDir, largeSession };
 }
 
 /** One `runScenarios` over `file`, timed; every case must pass. */
@@ -300,6 +320,33 @@ async function benchSessionVsEventCase(project: Project): Promise<void> {
   summary.push(
     `one session case ${sessionMs.toFixed(2)} ms vs one event case ${eventMs.toFixed(2)} ms ` +
       `(${(sessionMs / eventMs).toFixed(2)}, report only)`,
+  );
+}
+
+/**
+ * Figure 3: the same session case in a project of `LARGE_PROJECT_FILES` more files: what the
+ * copy each session case runs in costs as a project grows. Report only.
+ */
+async function benchLargeProjectSessionCase(project: Project): Promise<void> {
+  const samples = await interleave(quick ? 2 : 10, WARM_UP_ROUNDS, [
+    async () => (await timedRun(project.dir, project.oneSession, 1, 1)).ms,
+    async () => (await timedRun(project.largeDir, project.largeSession, 1, 1)).ms,
+  ]);
+  const smallMs = median(samples[0] ?? []);
+  const largeMs = median(samples[1] ?? []);
+  printFigure({
+    bench: "hooks_test_session_case_large_project",
+    median_ms: largeMs,
+    baseline: "the same session case in the small project (3 files)",
+    baseline_median_ms: smallMs,
+    ...{
+      files_added: LARGE_PROJECT_FILES,
+      copy_ms_per_added_file: round((largeMs - smallMs) / LARGE_PROJECT_FILES),
+    },
+  });
+  summary.push(
+    `one session case in a project of ${LARGE_PROJECT_FILES} more files ${largeMs.toFixed(1)} ms ` +
+      `vs ${smallMs.toFixed(1)} ms (${(largeMs / smallMs).toFixed(2)}, report only)`,
   );
 }
 
