@@ -301,5 +301,3 @@ async function living(marker: string): Promise<{ pid: number; args: string }[]> 
     return [{ pid: Number(match[1]), args: match[3]! }];
   });
 }
-
-}
