@@ -44,7 +44,9 @@ export async function readConfigFile(
   const maxBytes = options.maxBytes ?? CONFIG_FILE_MAX_BYTES;
   using opened = await openRegularFile(path);
   if (opened.info.size > maxBytes) throw overLimit(maxBytes, opened.info.size);
-  const bytes = await readAtMost(opened.file, maxBytes + 1, opened.info.size);
+  const bytes = await readAtMost((into) => opened.file.read(into), maxBytes + 1, {
+    sizeHint: opened.info.size,
+  });
   if (bytes.byteLength > maxBytes) throw overLimit(maxBytes, undefined);
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 }
@@ -94,22 +96,40 @@ function overLimit(maxBytes: number, size: number | undefined): ConfigFileRefuse
   return new ConfigFileRefused(`it is over the ${limit} limit${actual}`);
 }
 
+/** What `readAtMost` needs of a file: `read` as `Deno.FsFile` has it (0 or null at the end). */
+export type ReadInto = (into: Uint8Array) => Promise<number | null>;
+
+export interface ReadAtMostOptions {
+  /** Sizes the first buffer; only a hint (a /proc file says 0 and has content). */
+  readonly sizeHint?: number;
+  /** The most one read asks for, so that a cancel can stop a big file part way. */
+  readonly stepBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
 /**
- * Reads until end of file or `limit` bytes. `sizeHint` sizes the first buffer; it is only a hint
- * (a /proc file says 0 and has content), so the buffer grows, never past `limit`.
+ * Reads until end of file or `limit` bytes, whatever size the file claimed: a caller that reads
+ * at most its limit plus one byte knows a file that is, or grew, over it. The buffer starts at
+ * the size hint and grows, never past `limit`.
  */
-async function readAtMost(file: Deno.FsFile, limit: number, sizeHint: number): Promise<Uint8Array> {
-  let buffer = new Uint8Array(Math.min(Math.max(sizeHint + 1, 4096), limit));
+export async function readAtMost(
+  read: ReadInto,
+  limit: number,
+  options: ReadAtMostOptions = {},
+): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(Math.max((options.sizeHint ?? 0) + 1, 4096), limit));
   let length = 0;
   while (length < limit) {
+    if (options.signal?.aborted) throw new DOMException("The read was cancelled", "AbortError");
     if (length === buffer.byteLength) {
       const grown = new Uint8Array(Math.min(buffer.byteLength * 2, limit));
       grown.set(buffer);
       buffer = grown;
     }
-    const read = await file.read(buffer.subarray(length));
-    if (read === null) break;
-    length += read;
+    const end = Math.min(buffer.byteLength, length + (options.stepBytes ?? Infinity));
+    const count = await read(buffer.subarray(length, end));
+    if (count === null || count === 0) break;
+    length += count;
   }
   return buffer.subarray(0, length);
 }

@@ -8,6 +8,7 @@
  * in place (keeping its mode and links) and create missing parent directories, as Claude Code's
  * Write does. Only regular files: a FIFO would hang the call and a device is no text file.
  */
+import { readAtMost } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import type { ConfinedFile, ConfinedOpener } from "./confined_file.ts";
 import { confinedOpener } from "./confined_opener.ts";
@@ -49,9 +50,15 @@ export class LocalFileAccess implements FileAccess {
       const opened = await this.#opener().openRead(path, this.options);
       if (!opened.ok) return fail(opened.failure, opened.reason);
       try {
-        const read = await readUpTo(opened.file, maxBytes, options.signal);
-        if (!read.whole) return fail("failed", tooBig(read.size, maxBytes));
-        bytes = read.bytes;
+        const { file } = opened;
+        if (file.size > maxBytes) return fail("failed", tooBig(file.size, maxBytes));
+        // It may have grown since it was opened: one byte past the limit tells.
+        bytes = await readAtMost((into) => file.read(into), maxBytes + 1, {
+          sizeHint: file.size,
+          stepBytes: READ_STEP_BYTES,
+          signal: options.signal,
+        });
+        if (bytes.byteLength > maxBytes) return fail("failed", tooBig(bytes.byteLength, maxBytes));
       } finally {
         opened.file.close();
       }
@@ -100,36 +107,6 @@ export class LocalFileAccess implements FileAccess {
 
 /** Reading in steps lets a cancel stop a big file part way. */
 const READ_STEP_BYTES = 1024 * 1024;
-
-type ReadUpTo =
-  | { readonly whole: true; readonly bytes: Uint8Array }
-  /** Over the limit: `size` is what is known of it (it may have grown since it was opened). */
-  | { readonly whole: false; readonly size: number };
-
-/** The whole file, unless it is over `maxBytes` (it may grow after it was opened). */
-async function readUpTo(
-  file: ConfinedFile,
-  maxBytes: number,
-  signal: AbortSignal | undefined,
-): Promise<ReadUpTo> {
-  if (file.size > maxBytes) return { whole: false, size: file.size };
-  // One byte more than expected, so the end shows without growing the buffer.
-  let buffer = new Uint8Array(file.size + 1);
-  let length = 0;
-  while (true) {
-    if (signal?.aborted) throw new DOMException("The read was cancelled", "AbortError");
-    if (length === buffer.length) {
-      const grown = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const end = Math.min(buffer.length, length + READ_STEP_BYTES);
-    const count = await file.read(buffer.subarray(length, end));
-    if (count === 0) return { whole: true, bytes: buffer.subarray(0, length) };
-    length += count;
-    if (length > maxBytes) return { whole: false, size: length };
-  }
-}
 
 /**
  * Not stopped by a cancel: the open emptied the file, and stopping part way would lose the old
