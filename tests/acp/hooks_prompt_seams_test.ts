@@ -1,6 +1,6 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { reply, steppedModel } from "./fake_models.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
@@ -233,11 +233,7 @@ Deno.test("systemMessage and a crashing hook are shown to the user, never to the
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("hi") });
-    const notices = t.updates.map((u) => u.update).filter((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u._meta?.["llama-agent/notice"] === true
-    ).map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""
-    );
+    const notices = noticesOf(t.updates);
     assertEquals(notices, [
       "UserPromptSubmit says: Remember the style guide",
       "A hook gave no usable answer, so it didn't check this action.\n[echo boom >&2; exit 1]: boom",

@@ -21,6 +21,20 @@ import type { PermissionRule } from "../../src/agent/permission_rules.ts";
 import type { Model } from "../../src/model/model.ts";
 import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.ts";
 
+/**
+ * The texts of the notices among `updates` (agent text marked `_meta["llama-agent/notice"]`), in
+ * order, for one session or all.
+ */
+export function noticesOf(updates: readonly SessionNotification[], sessionId?: string): string[] {
+  return updates.flatMap(({ sessionId: id, update }) =>
+    (sessionId === undefined || id === sessionId) &&
+      update.sessionUpdate === "agent_message_chunk" &&
+      update._meta?.["llama-agent/notice"] === true && update.content.type === "text"
+      ? [update.content.text]
+      : []
+  );
+}
+
 export interface InMemoryOptions {
   readonly script?: ModelScript;
   readonly model?: () => Promise<Model>;

@@ -11,7 +11,7 @@ import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { FIXTURE_TOOL_NAMES, stdioFixture } from "../mcp/fixture_servers.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
-import { type InMemoryAgent, withInMemoryAgent } from "./in_memory_agent.ts";
+import { type InMemoryAgent, noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
@@ -47,12 +47,7 @@ function finalUpdate(
 }
 
 function notices(t: InMemoryAgent): string[] {
-  return t.updates.flatMap((u) =>
-    u.update.sessionUpdate === "agent_message_chunk" && u.update._meta?.["llama-agent/notice"] &&
-      u.update.content.type === "text"
-      ? [u.update.content.text]
-      : []
-  );
+  return noticesOf(t.updates);
 }
 
 async function callLog(path: string): Promise<unknown[]> {

@@ -6,20 +6,10 @@ import type { ContentBlock, SessionNotification } from "@agentclientprotocol/sdk
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
 import type { ConversationItem } from "../../src/model/model.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";
 
-const NOTICE = "llama-agent/notice";
 const text = (prompt: string): ContentBlock[] => [{ type: "text", text: prompt }];
-
-function noticesOf(updates: readonly SessionNotification[], sessionId: string): string[] {
-  return updates.flatMap(({ sessionId: id, update }) =>
-    id === sessionId && update.sessionUpdate === "agent_message_chunk" &&
-      update._meta?.[NOTICE] && update.content.type === "text"
-      ? [update.content.text]
-      : []
-  );
-}
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 

@@ -6,7 +6,7 @@
 import type { ContentBlock, RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { assertEquals } from "../helpers/assert.ts";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 
 const text = (prompt: string): ContentBlock[] => [{ type: "text", text: prompt }];
 
@@ -138,12 +138,7 @@ Deno.test("a session saved in a looser mode, brought back by an agent started wi
     assertEquals(optionValue(loaded.configOptions ?? [], "mode"), "always-ask");
     await t.agent.request("session/prompt", { sessionId, prompt: text("read it") });
     assertEquals(t.permissionRequests.map((r) => r.toolCall.kind), ["read"]);
-    const notices = t.updates.flatMap(({ sessionId: id, update }) =>
-      id === sessionId && update.sessionUpdate === "agent_message_chunk" &&
-        update._meta?.["llama-agent/notice"] && update.content.type === "text"
-        ? [update.content.text]
-        : []
-    );
+    const notices = noticesOf(t.updates, sessionId);
     assertEquals(notices, [
       'This session was saved in mode "auto-approve-reads", but this agent was started in the ' +
       'stricter "always-ask" (--permission-policy): the session goes on in "always-ask"; change ' +
