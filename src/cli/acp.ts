@@ -130,6 +130,16 @@ const spec: CommandSpec = {
   ],
 };
 
+/** The number flags with a most they may be, and how a message says it. */
+const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMEOUT_MS / 1000);
+const NUMBER_FLAG_LIMITS: Readonly<
+  Record<string, { readonly max: number; readonly said: string }>
+> = {
+  "mcp-start-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
+  "mcp-call-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
+  "max-line-bytes": { max: MAX_LINE_BYTES_LIMIT, said: `${MAX_LINE_BYTES_LIMIT}` },
+};
+
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(spec, args);
   if (!parsed.ok) return fail(io, parsed.error).exitCode;
@@ -155,15 +165,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (!/^[1-9][0-9]*$/.test(value)) {
       return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
     }
-    if (name.endsWith("-timeout") && Number(value) * 1000 > MAX_TIMEOUT_MS) {
-      return fail(
-        io,
-        `--${name} must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)} seconds, got ${value}`,
-      ).exitCode;
-    }
-    if (name === "max-line-bytes" && Number(value) > MAX_LINE_BYTES_LIMIT) {
-      return fail(io, `--max-line-bytes must be at most ${MAX_LINE_BYTES_LIMIT}, got ${value}`)
-        .exitCode;
+    const limit = NUMBER_FLAG_LIMITS[name];
+    if (limit !== undefined && Number(value) > limit.max) {
+      return fail(io, `--${name} must be at most ${limit.said}, got ${value}`).exitCode;
     }
     numbers[name] = Number(value);
   }
