@@ -2,7 +2,7 @@
  * Sessions after something went wrong: a crash mid-call, a damaged transcript, a full disk. The
  * session loads what is sound, the client is told what is not, and transcripts stay private.
  */
-import type { ContentBlock, SessionNotification } from "@agentclientprotocol/sdk";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
 import type { ConversationItem } from "../../src/model/model.ts";
