@@ -5,7 +5,7 @@
  */
 import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
-import { guardGroup } from "./guard_group.ts";
+import { spawnGuarded } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
 /** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
@@ -67,12 +67,16 @@ export const runCommand: CommandRunner = async (options) => {
   }
 
   let child: Deno.ChildProcess;
+  // Until the group is over, the agent's death (even SIGKILL) ends it too.
+  let releaseGroup: () => void;
   try {
-    child = spawnInOwnGroup(programAndArgs(options.commandLine), {
-      cwd: options.cwd,
-      env: options.env,
-      stdin: "piped",
-    });
+    ({ child, release: releaseGroup } = spawnGuarded(() =>
+      spawnInOwnGroup(programAndArgs(options.commandLine), {
+        cwd: options.cwd,
+        env: options.env,
+        stdin: "piped",
+      })
+    ));
   } catch (error) {
     return {
       kind: "spawn_failed",
@@ -82,8 +86,6 @@ export const runCommand: CommandRunner = async (options) => {
   }
 
   const group = child.pid;
-  // Until the group is over, the agent's death (even SIGKILL) ends it too.
-  const releaseGroup = guardGroup(group);
   const stdout = capture(child.stdout, options.stdoutCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
   const stderr = capture(child.stderr, options.stderrCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
   const stdinWritten = writeAndClose(child.stdin, options.stdin ?? new Uint8Array());

@@ -17,6 +17,19 @@ export function installOrphanGuard(guard: OrphanGuard | undefined): OrphanGuard 
 }
 
 /**
+ * Spawns a process group with `spawn` under the guard: the supervisor is running before the
+ * group exists, and the group is registered the moment `spawn` returns. With `release`, to call
+ * once the group is over. A spawn that throws registers nothing.
+ */
+export function spawnGuarded(
+  spawn: () => Deno.ChildProcess,
+): { readonly child: Deno.ChildProcess; readonly release: () => void } {
+  installed?.start();
+  const child = spawn();
+  return { child, release: guardGroup(child.pid) };
+}
+
+/**
  * Registers a group just spawned, and returns its release: call it once the group is over (its
  * leader reaped and the group ended), and the guard forgets it. Releasing twice is harmless.
  */

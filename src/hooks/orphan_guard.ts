@@ -30,7 +30,13 @@ import { spawnInOwnGroup } from "./process_group.ts";
 import { homeStateDir, stateHome } from "./state_home.ts";
 
 export interface OrphanGuard {
-  /** From now on, `group` is ended if the agent dies. Starts the supervisor on the first call. */
+  /**
+   * Starts the supervisor if it is not running yet: called before a group is spawned, so that
+   * the only unguarded moment of a group is between its spawn and its `register`, not the
+   * supervisor's start as well.
+   */
+  start(): void;
+  /** From now on, `group` is ended if the agent dies. Starts the supervisor if need be. */
   register(group: number): void;
   /** `group` is over (its leader reaped, the group ended): never signal it again. */
   release(group: number): void;
@@ -145,8 +151,12 @@ class SupervisorGuard implements OrphanGuard {
     return this.#child?.pid;
   }
 
-  register(group: number): void {
+  start(): void {
     if (this.#state === "idle") this.#start();
+  }
+
+  register(group: number): void {
+    this.start();
     if (this.#state !== "running") return;
     this.#live.set(group, (this.#live.get(group) ?? 0) + 1);
     this.#append(`+${group}\n`);

@@ -1,6 +1,6 @@
 import { GroupStdioTransport } from "../../src/agent/mcp/group_stdio_transport.ts";
 import { runCommand } from "../../src/hooks/command_runner.ts";
-import { guardGroup, installOrphanGuard } from "../../src/hooks/guard_group.ts";
+import { guardGroup, installOrphanGuard, spawnGuarded } from "../../src/hooks/guard_group.ts";
 import type { OrphanGuard } from "../../src/hooks/orphan_guard.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
@@ -10,6 +10,8 @@ const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 async function withRecordingGuard(fn: (calls: string[]) => Promise<void>): Promise<void> {
   const calls: string[] = [];
   const guard: OrphanGuard = {
+    // Not recorded: every spawn starts it (see the spawnGuarded test below).
+    start: () => {},
     register: (group) => calls.push(`+${group}`),
     release: (group) => calls.push(`-${group}`),
     supervisorPid: undefined,
@@ -88,4 +90,26 @@ Deno.test("releasing twice tells the guard once", async () => {
     assertEquals(calls, ["+4242", "-4242"]);
     return Promise.resolve();
   });
+});
+
+Deno.test("spawnGuarded starts the guard before the spawn and registers the group after it", () => {
+  const calls: string[] = [];
+  const previous = installOrphanGuard({
+    start: () => calls.push("start"),
+    register: (group) => calls.push(`+${group}`),
+    release: (group) => calls.push(`-${group}`),
+    supervisorPid: undefined,
+    close: () => Promise.resolve(undefined),
+  });
+  try {
+    const spawned = { pid: 4321 } as Deno.ChildProcess;
+    const { child, release } = spawnGuarded(() => (calls.push("spawn"), spawned));
+    release();
+    assertEquals(child, spawned);
+    // The supervisor runs before the group exists: killed at any moment after the spawn, the
+    // agent leaves no group the supervisor could not yet know of but for the register itself.
+    assertEquals(calls, ["start", "spawn", "+4321", "-4321"]);
+  } finally {
+    installOrphanGuard(previous);
+  }
 });

@@ -14,7 +14,7 @@ import {
   spawnInOwnGroup,
   terminateGroup,
 } from "../../hooks/process_group.ts";
-import { guardGroup } from "../../hooks/guard_group.ts";
+import { spawnGuarded } from "../../hooks/guard_group.ts";
 
 export interface StdioServerLaunch {
   readonly command: string;
@@ -85,9 +85,10 @@ export class GroupStdioTransport implements Transport {
     // Closed before it started (the session ended while connecting): start nothing.
     if (this.#closing) throw new Error("The MCP server connection was closed before it started");
     const { command, args, env, cwd } = this.launch;
-    const child = spawnInOwnGroup({ program: command, args }, { cwd, env, stdin: "piped" });
     // Until the group is over, the agent's death (even SIGKILL) ends it too.
-    const releaseGroup = guardGroup(child.pid);
+    const { child, release: releaseGroup } = spawnGuarded(() =>
+      spawnInOwnGroup({ program: command, args }, { cwd, env, stdin: "piped" })
+    );
     this.#child = child;
     this.#writer = child.stdin.getWriter();
     const stdoutDone = this.#readMessages(child.stdout);
