@@ -1,0 +1,146 @@
+/**
+ * The two ways llama-agent presents itself to hooks, as data the parts read.
+ *
+ * - `llama` (default): the source document's contract. The model is offered `shell`, `fs_read`,
+ *   `fs_write`, `fs_edit`, `fs_glob`, `fs_grep`; the dispatcher also accepts their aliases.
+ * - `claude`: exactly as Claude Code 2.1.332 does. The model is offered `Bash`, `Read`, `Write`,
+ *   `Edit`, `Glob`, `Grep` with Claude Code's input schemas, so an unmodified Claude Code setup
+ *   (matchers, `if` rules, scripts that check `tool_name`) guards the local model. No aliases: a
+ *   guard on `Bash` must not be walked around by calling the same capability by another name.
+ */
+import type { ToolCapability } from "./tool_identity.ts";
+
+export const COMPAT_PROFILE_IDS = ["llama", "claude"] as const;
+export type CompatProfileId = (typeof COMPAT_PROFILE_IDS)[number];
+export const DEFAULT_COMPAT_PROFILE: CompatProfileId = "llama";
+/** The environment variable that chooses the profile when no `--compat` flag is given. */
+export const COMPAT_ENV = "LLAMA_AGENT_COMPAT";
+
+export interface ProfileTool {
+  readonly capability: ToolCapability;
+  /** The name the model is offered: matchers, `if` rules and `tool_name` see it. */
+  readonly name: string;
+  /** Other names the dispatcher accepts for the same capability (never offered). */
+  readonly aliases: readonly string[];
+}
+
+export interface CompatProfile {
+  readonly id: CompatProfileId;
+  /** The built-in tools, in the order they are offered. */
+  readonly tools: readonly ProfileTool[];
+  /**
+   * Sent after `permission_mode` on the events Claude Code sends it on; null: not sent (the
+   * source document has no effort level).
+   */
+  readonly effort: { readonly level: string } | null;
+  /**
+   * Claude Code checks a call's input (and, for an edit, the file) before any hook runs: a call
+   * that fails the check fires no tool hook and the model reads `<tool_use_error>…`. The source
+   * document fires PreToolUse for every call and reports bad input as a failed call.
+   */
+  readonly validatesBeforeHooks: boolean;
+}
+
+const LLAMA: CompatProfile = {
+  id: "llama",
+  tools: [
+    { capability: "shell", name: "shell", aliases: ["terminal"] },
+    { capability: "fs_read", name: "fs_read", aliases: ["fs/read", "read_file", "read_text_file"] },
+    {
+      capability: "fs_write",
+      name: "fs_write",
+      aliases: ["fs/write", "write_file", "write_text_file"],
+    },
+    { capability: "fs_edit", name: "fs_edit", aliases: ["fs/edit", "edit_file", "edit_text_file"] },
+    { capability: "fs_glob", name: "fs_glob", aliases: ["fs/glob", "glob", "find_files"] },
+    { capability: "fs_grep", name: "fs_grep", aliases: ["fs/grep", "grep", "search_files"] },
+  ],
+  effort: null,
+  validatesBeforeHooks: false,
+};
+
+const CLAUDE: CompatProfile = {
+  id: "claude",
+  tools: [
+    { capability: "shell", name: "Bash", aliases: [] },
+    { capability: "fs_read", name: "Read", aliases: [] },
+    { capability: "fs_write", name: "Write", aliases: [] },
+    { capability: "fs_edit", name: "Edit", aliases: [] },
+    { capability: "fs_glob", name: "Glob", aliases: [] },
+    { capability: "fs_grep", name: "Grep", aliases: [] },
+  ],
+  effort: { level: "medium" },
+  validatesBeforeHooks: true,
+};
+
+export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {
+  llama: LLAMA,
+  claude: CLAUDE,
+};
+
+export function compatProfile(id: CompatProfileId = DEFAULT_COMPAT_PROFILE): CompatProfile {
+  return COMPAT_PROFILES[id];
+}
+
+export function isCompatProfileId(value: string): value is CompatProfileId {
+  return (COMPAT_PROFILE_IDS as readonly string[]).includes(value);
+}
+
+/** The built-in tool an emitted name calls in this profile (its name or an alias). */
+export function profileTool(profile: CompatProfile, name: string): ProfileTool | undefined {
+  return profile.tools.find((tool) => tool.name === name || tool.aliases.includes(name));
+}
+
+export function capabilityOf(profile: CompatProfile, name: string): ToolCapability | undefined {
+  return profileTool(profile, name)?.capability;
+}
+
+/** The name this profile offers for a capability. */
+export function toolNameOf(profile: CompatProfile, capability: ToolCapability): string {
+  const tool = profile.tools.find((candidate) => candidate.capability === capability);
+  if (tool === undefined) throw new Error(`profile ${profile.id} has no ${capability} tool`);
+  return tool.name;
+}
+
+/** Every built-in name the dispatcher accepts in this profile, offered names first. */
+export function acceptedToolNames(profile: CompatProfile): string[] {
+  return [...profile.tools.map((tool) => tool.name), ...profile.tools.flatMap((t) => t.aliases)];
+}
+
+/**
+ * Every name a capability has in any profile, offered names and aliases: a permission rule
+ * about `shell` must hold for `terminal` and `Bash` too, or another name would walk around it.
+ */
+export function namesOfCapability(capability: ToolCapability): string[] {
+  return COMPAT_PROFILE_IDS.flatMap((id) =>
+    COMPAT_PROFILES[id].tools
+      .filter((tool) => tool.capability === capability)
+      .flatMap((tool) => [tool.name, ...tool.aliases])
+  );
+}
+
+/**
+ * The profile chosen by a `--compat` flag or, without one, by `LLAMA_AGENT_COMPAT`; an error
+ * message naming where the bad value came from.
+ */
+export function chooseCompatProfile(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): { readonly ok: true; readonly profile: CompatProfile } | {
+  readonly ok: false;
+  readonly message: string;
+} {
+  const fromEnv = env(COMPAT_ENV);
+  const [value, where] = flag !== undefined
+    ? [flag, "--compat"]
+    : fromEnv !== undefined && fromEnv !== ""
+    ? [fromEnv, COMPAT_ENV]
+    : [DEFAULT_COMPAT_PROFILE, "default"];
+  if (isCompatProfileId(value)) return { ok: true, profile: compatProfile(value) };
+  return {
+    ok: false,
+    message: `${where} must be one of ${COMPAT_PROFILE_IDS.map((id) => `"${id}"`).join(", ")}, ` +
+      `not "${value}": "llama" presents llama-agent's own tools to hooks, "claude" presents ` +
+      `Claude Code's`,
+  };
+}
