@@ -7,7 +7,7 @@
  * 2. in `rule-based` mode, a matching `deny` rule → deny (a configured deny is a hard line that an
  *    earlier "always allow" given in another mode does not lift);
  * 3. an `allow_always` answer earlier in the session → allow;
- * 4. the mode: `always-ask` asks; `auto-approve-reads` runs `fs_read` (any of its names) and asks
+ * 4. the mode: `always-ask` asks; `auto-approve-reads` runs the tools that only look (read, glob, grep; any of their names) and asks
  *    for the rest; `rule-based` follows the first matching rule, and asks when none matches.
  *
  * Session answers are remembered per tool name as emitted ("adds an allow rule for that tool
@@ -15,7 +15,8 @@
  */
 import type { SessionMode, SessionModeState } from "@agentclientprotocol/sdk";
 import { type PermissionRule, ruleDecision } from "./permission_rules.ts";
-import type { ToolCapability } from "./tool_names.ts";
+import { namesOfCapability } from "../profile/compat_profile.ts";
+import { CAPABILITIES, type ToolCapability } from "../profile/tool_identity.ts";
 
 export const PERMISSION_MODE_IDS = ["always-ask", "auto-approve-reads", "rule-based"] as const;
 export type PermissionModeId = (typeof PERMISSION_MODE_IDS)[number];
@@ -39,7 +40,8 @@ export const PERMISSION_MODES: Readonly<Record<PermissionModeId, ModeSpec>> = {
   },
   "auto-approve-reads": {
     name: "Auto-approve reads",
-    description: "Read files without asking; ask before writing files, running commands or " +
+    description:
+      "Read and search files without asking; ask before changing files, running commands or " +
       "using MCP tools",
     hookPermissionMode: "acceptEdits",
   },
@@ -92,14 +94,19 @@ export interface PermissionQuestion {
 export function decidePermission(question: PermissionQuestion): PermissionDecision {
   const { mode, toolName } = question;
   if (question.alwaysRejected.has(toolName)) return "deny";
-  const rule = mode === "rule-based" ? ruleDecision(question.rules, toolName) : undefined;
+  const names = question.capability === undefined
+    ? [toolName]
+    : [toolName, ...namesOfCapability(question.capability)];
+  const rule = mode === "rule-based" ? ruleDecision(question.rules, names) : undefined;
   if (rule === "deny") return "deny";
   if (question.alwaysAllowed.has(toolName)) return "allow";
   switch (mode) {
     case "always-ask":
       return "ask";
     case "auto-approve-reads":
-      return question.capability === "fs_read" ? "allow" : "ask";
+      return question.capability !== undefined && CAPABILITIES[question.capability].readOnly
+        ? "allow"
+        : "ask";
     case "rule-based":
       return rule ?? "ask";
     default:

@@ -4,7 +4,9 @@
  *     {"rules": [{"tool": "shell", "decision": "deny"}, {"tool": "fs_.*", "decision": "allow"}]}
  *
  * `tool` is a matcher read exactly as a hooks matcher (src/hooks/matcher.ts), tested against the
- * tool name the model emitted: `"*"` matches every tool, `shell|terminal` is a list of names,
+ * tool's names: for a built-in tool every name its capability has in either profile (a rule
+ * about `shell` holds for `terminal` and `Bash` too, so no other name walks around a deny), for
+ * an MCP tool its `mcp__<server>__<tool>` name: `"*"` matches every tool, `shell|terminal` is a list of names,
  * `mcp__github__.*` a regular expression. The first rule that matches decides, so a file reads
  * top to bottom like a firewall: put the exceptions before the general rules. No rule matching
  * means "ask".
@@ -92,10 +94,14 @@ export function parsePermissionRules(text: string, file: string): LoadedRules {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, rules };
 }
 
-/** The decision of the first rule matching the tool name, or undefined when none does. */
+/**
+ * The decision of the first rule matching one of the call's names, or undefined when none does.
+ * A built-in tool's names are all its capability's (namesOfCapability), an MCP tool's its own.
+ */
 export function ruleDecision(
   rules: readonly PermissionRule[],
-  toolName: string,
+  names: string | readonly string[],
 ): RuleDecision | undefined {
-  return rules.find((rule) => matches(rule.matcher, toolName))?.decision;
+  const all = typeof names === "string" ? [names] : names;
+  return rules.find((rule) => all.some((name) => matches(rule.matcher, name)))?.decision;
 }

@@ -1,24 +1,30 @@
 /**
- * Runs one built-in tool call (shell, fs_read, fs_write) and says what came of it twice: the text
+ * Runs one built-in operation the llama profile's way and says what came of it twice: the text
  * the model reads as the result, and the ACP content the client shows (text, a diff, or the
- * embedded terminal). Every problem (bad input, a refused path, a missing file, a timeout, a
- * cancel) is a `failed` result with a message the model can act on; nothing throws. A shell
- * command that exits non-zero completed: its exit code is part of the result, as in a terminal.
+ * embedded terminal). The edit and the searches are in llama_edit_tool.ts and
+ * llama_search_tools.ts. Every problem (a refused path, a missing file, a timeout, a cancel) is a
+ * `failed` result with a message the model can act on; nothing throws. A shell command that
+ * exits non-zero completed: its exit code is part of the result, as in a terminal.
  *
  * The file and shell doors are passed in, so the same code serves local and client-side tools.
  */
 import { resolve } from "node:path";
-import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../error.ts";
-import type { FileAccess } from "./file_access.ts";
-import type { ShellRunner } from "./shell_runner.ts";
 import {
-  type FsReadInput,
-  type FsWriteInput,
-  parseToolInput,
-  type ShellInput,
-} from "./tool_input.ts";
-import type { ToolCapability } from "./tool_names.ts";
+  failedExecution as failed,
+  textContent as text,
+  type ToolExecution,
+  type ToolExecutorDeps,
+} from "./tool_kit.ts";
+import type {
+  ReadOperation,
+  ShellOperation,
+  ToolOperation,
+  WriteOperation,
+} from "./tool_operation.ts";
+import { editTextFile } from "./llama_edit_tool.ts";
+import { findFiles, searchFiles } from "./llama_search_tools.ts";
 import { shownPath } from "./tool_presentation.ts";
 
 /** Lines returned when the model gives no `limit` (Claude Code's Read default). */
@@ -26,63 +32,39 @@ export const DEFAULT_READ_LINES = 2000;
 /** Characters of a file the model is shown at once. */
 export const MAX_READ_CHARS = 100_000;
 
-export interface ToolCall {
-  /** The name the model emitted (an alias stays an alias), for messages. */
-  readonly name: string;
-  readonly capability: ToolCapability;
-  /** The raw input; it is validated here. */
-  readonly input: unknown;
-}
-
-export interface ToolExecutorDeps {
-  /** The session cwd, absolute. */
-  readonly cwd: string;
-  readonly files: FileAccess;
-  readonly shell: ShellRunner;
-  readonly signal?: AbortSignal;
-  /** Passed to the shell runner: a client terminal exists and can be embedded now. */
-  readonly onTerminal?: (terminalId: string) => void | Promise<void>;
-}
-
-export interface ToolExecution {
-  readonly status: "completed" | "failed";
-  /** What the model is shown as the call's result. */
-  readonly modelText: string;
-  readonly content: ToolCallContent[];
-  /** Claude-Code-shaped where Claude Code has a shape (hooks read it as `tool_response`). */
-  readonly rawOutput: Record<string, unknown>;
-  readonly locations?: ToolCallLocation[];
-  /** The call was stopped by a cancel (PostToolUseFailure's `is_interrupt`). */
-  readonly interrupted: boolean;
-}
-
-export async function executeTool(call: ToolCall, deps: ToolExecutorDeps): Promise<ToolExecution> {
+export async function executeOperation(
+  operation: ToolOperation,
+  deps: ToolExecutorDeps,
+): Promise<ToolExecution> {
   if (deps.signal?.aborted) return failed("The tool call was cancelled before it ran", true);
-  const parsed = parseToolInput(call.capability, call.input, call.name);
-  if (!parsed.ok) return failed(parsed.message);
   try {
-    const { value } = parsed;
-    switch (value.capability) {
+    switch (operation.capability) {
       case "shell":
-        return await runShell(value.input, deps);
+        return await runShell(operation, deps);
       case "fs_read":
-        return await readFile(value.input, deps);
+        return await readFile(operation, deps);
       case "fs_write":
-        return await writeFile(value.input, deps);
+        return await writeFile(operation, deps);
+      case "fs_edit":
+        return await editTextFile(operation, deps);
+      case "fs_glob":
+        return await findFiles(operation, deps);
+      case "fs_grep":
+        return await searchFiles(operation, deps);
       default:
-        return value satisfies never;
+        return operation satisfies never;
     }
   } catch (error) {
     // The doors answer with values; reaching this is a bug, but the model still gets a result.
-    return failed(`Internal error while running ${call.name}: ${errorMessage(error)}`);
+    return failed(`Internal error while running ${operation.capability}: ${errorMessage(error)}`);
   }
 }
 
-async function runShell(input: ShellInput, deps: ToolExecutorDeps): Promise<ToolExecution> {
+async function runShell(input: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
   const result = await deps.shell.run({
     command: input.command,
     cwd: deps.cwd,
-    timeoutMs: input.timeout,
+    timeoutMs: input.timeoutMs,
     signal: deps.signal,
     onTerminal: deps.onTerminal,
   });
@@ -124,7 +106,7 @@ async function runShell(input: ShellInput, deps: ToolExecutorDeps): Promise<Tool
     case "timed_out":
     case "cancelled": {
       const what = result.kind === "timed_out"
-        ? `[timed out after ${input.timeout} ms: the command was stopped]`
+        ? `[timed out after ${input.timeoutMs} ms: the command was stopped]`
         : "[cancelled: the command was stopped]";
       const modelText = withNotes(result.output, [...notes, what]);
       return {
@@ -140,13 +122,13 @@ async function runShell(input: ShellInput, deps: ToolExecutorDeps): Promise<Tool
   }
 }
 
-async function readFile(input: FsReadInput, deps: ToolExecutorDeps): Promise<ToolExecution> {
-  const path = resolve(deps.cwd, input.file_path);
+async function readFile(input: ReadOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
+  const path = resolve(deps.cwd, input.path);
   const locations = [input.offset === undefined ? { path } : { path, line: input.offset }];
   const startLine = input.offset ?? 1;
   // Without a limit, ask for one line more than is shown, to know whether the file goes on.
   const limit = input.limit ?? DEFAULT_READ_LINES + 1;
-  const read = await deps.files.readTextFile(input.file_path, {
+  const read = await deps.files.readTextFile(input.path, {
     ...(input.offset === undefined ? {} : { line: input.offset }),
     limit,
     signal: deps.signal,
@@ -185,12 +167,12 @@ async function readFile(input: FsReadInput, deps: ToolExecutorDeps): Promise<Too
   };
 }
 
-async function writeFile(input: FsWriteInput, deps: ToolExecutorDeps): Promise<ToolExecution> {
-  const path = resolve(deps.cwd, input.file_path);
+async function writeFile(input: WriteOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
+  const path = resolve(deps.cwd, input.path);
   const locations = [{ path }];
   const diff = await fileWriteDiff(input, deps);
   if (!diff.ok) return { ...failed(diff.message, diff.cancelled), locations };
-  const written = await deps.files.writeTextFile(input.file_path, input.content, {
+  const written = await deps.files.writeTextFile(input.path, input.content, {
     signal: deps.signal,
   });
   if (!written.ok) {
@@ -224,15 +206,15 @@ export type FileWriteDiff =
  * A refused path is not an error here: the write itself reports it.
  */
 export async function fileWriteDiff(
-  input: FsWriteInput,
+  input: WriteOperation,
   deps: Pick<ToolExecutorDeps, "cwd" | "files" | "signal">,
 ): Promise<FileWriteDiff> {
-  const path = resolve(deps.cwd, input.file_path);
-  const old = await deps.files.readTextFile(input.file_path, { signal: deps.signal });
+  const path = resolve(deps.cwd, input.path);
+  const old = await deps.files.readTextFile(input.path, { signal: deps.signal });
   if (!old.ok && old.failure !== "not_found" && old.failure !== "refused") {
     return {
       ok: false,
-      message: `Cannot write "${input.file_path}": its current content cannot be read to show ` +
+      message: `Cannot write "${input.path}": its current content cannot be read to show ` +
         `the change (${old.message})`,
       cancelled: old.failure === "cancelled",
     };
@@ -241,20 +223,6 @@ export async function fileWriteDiff(
     ok: true,
     content: { type: "diff", path, oldText: old.ok ? old.content : null, newText: input.content },
   };
-}
-
-function failed(message: string, interrupted = false): ToolExecution {
-  return {
-    status: "failed",
-    modelText: message,
-    content: [text(message)],
-    rawOutput: { error: message },
-    interrupted,
-  };
-}
-
-function text(value: string): ToolCallContent {
-  return { type: "content", content: { type: "text", text: value } };
 }
 
 function withNotes(body: string, notes: readonly string[]): string {

@@ -1,98 +1,28 @@
 /**
- * The inputs of the built-in tools, Claude-Code-shaped so hook scripts written for Claude Code's
- * Bash, Read and Write read them unchanged (hooks.md §6), and the tool definitions offered to the
- * model. Parsing is lenient where small models are sloppy (a number sent as a string, `null` for
- * an absent field, `path` for `file_path`) and strict where guessing could do harm.
+ * The llama profile's tool inputs turned into operations (tool_operation.ts), with a message
+ * naming the problem and the shape expected when they do not fit, and the tool definitions
+ * offered to the model. The schemas are in llama_input_schemas.ts.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { ToolDefinition } from "../model/model.ts";
-import type { ToolCapability } from "./tool_names.ts";
+import type { ToolCapability } from "../profile/tool_identity.ts";
+import {
+  DEFAULT_SHELL_TIMEOUT_MS,
+  FsEditInput,
+  FsGlobInput,
+  FsGrepInput,
+  FsReadInput,
+  FsWriteInput,
+  GREP_OUTPUT_MODES,
+  MAX_SHELL_TIMEOUT_MS,
+  ShellInput,
+} from "./llama_input_schemas.ts";
+import type { ToolOperation } from "./tool_operation.ts";
 
-/** Claude Code's Bash defaults: 2 minutes, at most 10. */
-export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
-export const MAX_SHELL_TIMEOUT_MS = 600_000;
-
-/** A whole number, also when a model sends it as a string of digits. */
-function wholeNumber(name: string, min: number) {
-  const message = min === 0
-    ? `"${name}" must be a whole number, 0 or more`
-    : `"${name}" must be a whole number, ${min} or more`;
-  return z.preprocess(
-    (value) => typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value,
-    z.number({ error: message }).int({ error: message }).min(min, { error: message }),
-  );
-}
-
-/** Absent, or `null` read as absent. */
-function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((value) => value ?? undefined);
-}
-
-const filePathFields = {
-  file_path: optional(z.string({ error: '"file_path" must be a string' })),
-  path: optional(z.string({ error: '"path" must be a string' })),
-};
-
-/** `file_path`, or `path` as its alias; both may be given only when they agree. */
-function pickFilePath(
-  value: { file_path?: string | undefined; path?: string | undefined },
-  ctx: z.RefinementCtx,
-): string {
-  const { file_path, path } = value;
-  if (file_path !== undefined && path !== undefined && file_path !== path) {
-    ctx.addIssue({ code: "custom", message: 'give "file_path" or "path", not both' });
-    return "";
-  }
-  const chosen = file_path ?? path;
-  if (chosen === undefined) {
-    ctx.addIssue({ code: "custom", message: '"file_path" is required' });
-    return "";
-  }
-  if (chosen.trim() === "") {
-    ctx.addIssue({ code: "custom", message: '"file_path" must not be empty' });
-    return "";
-  }
-  return chosen;
-}
-
-export const ShellInput = z.looseObject({
-  command: z.string({ error: '"command" is required and must be a string' })
-    .refine((command) => command.trim() !== "", { error: '"command" must not be empty' }),
-  timeout: optional(wholeNumber("timeout", 1)),
-  description: optional(z.string({ error: '"description" must be a string' })),
-}).transform(({ command, timeout, description }) => ({
-  command,
-  /** Milliseconds, the default applied and clamped to the maximum (as Claude Code does). */
-  timeout: Math.min(timeout ?? DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS),
-  ...(description === undefined ? {} : { description }),
-}));
-export type ShellInput = z.output<typeof ShellInput>;
-
-export const FsReadInput = z.looseObject({
-  ...filePathFields,
-  offset: optional(wholeNumber("offset", 0)),
-  limit: optional(wholeNumber("limit", 1)),
-}).transform((value, ctx) => ({
-  file_path: pickFilePath(value, ctx),
-  /** 1-based line to start at; 0 is read as 1, as Claude Code's Read does. */
-  ...(value.offset === undefined ? {} : { offset: Math.max(1, value.offset) }),
-  ...(value.limit === undefined ? {} : { limit: value.limit }),
-}));
-export type FsReadInput = z.output<typeof FsReadInput>;
-
-export const FsWriteInput = z.looseObject({
-  ...filePathFields,
-  content: z.string({ error: '"content" is required and must be a string' }),
-}).transform((value, ctx) => ({ file_path: pickFilePath(value, ctx), content: value.content }));
-export type FsWriteInput = z.output<typeof FsWriteInput>;
-
-export type ToolInput =
-  | { readonly capability: "shell"; readonly input: ShellInput }
-  | { readonly capability: "fs_read"; readonly input: FsReadInput }
-  | { readonly capability: "fs_write"; readonly input: FsWriteInput };
+export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS };
 
 export type ParsedToolInput =
-  | { readonly ok: true; readonly value: ToolInput }
+  | { readonly ok: true; readonly operation: ToolOperation }
   /** For the model: what is wrong and the shape expected. */
   | { readonly ok: false; readonly message: string };
 
@@ -100,6 +30,15 @@ const EXPECTED_SHAPE: Readonly<Record<ToolCapability, string>> = {
   shell: '{"command": string, "timeout"?: number (milliseconds)}',
   fs_read: '{"file_path": string, "offset"?: number (first line, 1-based), "limit"?: number}',
   fs_write: '{"file_path": string, "content": string}',
+  fs_edit: '{"file_path": string, "old_string": string, "new_string": string, ' +
+    '"replace_all"?: boolean}',
+  fs_glob: '{"pattern": string, "path"?: string}',
+  fs_grep: '{"pattern": string, "path"?: string, "glob"?: string, "type"?: string, ' +
+    `"output_mode"?: ${
+      GREP_OUTPUT_MODES.map((mode) => `"${mode}"`).join(" | ")
+    }, "-i"?: boolean, ` +
+    '"-n"?: boolean, "-A"?: number, "-B"?: number, "-C"?: number, "multiline"?: boolean, ' +
+    '"head_limit"?: number, "offset"?: number}',
 };
 
 /**
@@ -123,21 +62,72 @@ export function parseToolInput(
   switch (capability) {
     case "shell": {
       const parsed = ShellInput.safeParse(value);
-      return parsed.success
-        ? { ok: true, value: { capability, input: parsed.data } }
-        : fail(problems(parsed.error));
+      if (!parsed.success) return fail(problems(parsed.error));
+      const { command, timeout, description } = parsed.data;
+      return {
+        ok: true,
+        operation: {
+          capability,
+          command,
+          timeoutMs: timeout,
+          ...(description === undefined ? {} : { description }),
+        },
+      };
     }
     case "fs_read": {
       const parsed = FsReadInput.safeParse(value);
-      return parsed.success
-        ? { ok: true, value: { capability, input: parsed.data } }
-        : fail(problems(parsed.error));
+      if (!parsed.success) return fail(problems(parsed.error));
+      const { file_path, ...range } = parsed.data;
+      return { ok: true, operation: { capability, path: file_path, ...range } };
     }
     case "fs_write": {
       const parsed = FsWriteInput.safeParse(value);
-      return parsed.success
-        ? { ok: true, value: { capability, input: parsed.data } }
-        : fail(problems(parsed.error));
+      if (!parsed.success) return fail(problems(parsed.error));
+      const { file_path, content } = parsed.data;
+      return { ok: true, operation: { capability, path: file_path, content } };
+    }
+    case "fs_edit": {
+      const parsed = FsEditInput.safeParse(value);
+      if (!parsed.success) return fail(problems(parsed.error));
+      const { file_path, old_string, new_string, replace_all } = parsed.data;
+      return {
+        ok: true,
+        operation: {
+          capability,
+          path: file_path,
+          oldString: old_string,
+          newString: new_string,
+          replaceAll: replace_all,
+        },
+      };
+    }
+    case "fs_glob": {
+      const parsed = FsGlobInput.safeParse(value);
+      if (!parsed.success) return fail(problems(parsed.error));
+      return { ok: true, operation: { capability, ...parsed.data } };
+    }
+    case "fs_grep": {
+      const parsed = FsGrepInput.safeParse(value);
+      if (!parsed.success) return fail(problems(parsed.error));
+      const input = parsed.data;
+      return {
+        ok: true,
+        operation: {
+          capability,
+          pattern: input.pattern,
+          ...(input.path === undefined ? {} : { path: input.path }),
+          ...(input.glob === undefined ? {} : { glob: input.glob }),
+          ...(input.type === undefined ? {} : { fileType: input.type }),
+          outputMode: input.output_mode,
+          ignoreCase: input.ignore_case,
+          lineNumbers: input.line_numbers,
+          before: input.before,
+          after: input.after,
+          multiline: input.multiline,
+          ...(input.head_limit === undefined ? {} : { headLimit: input.head_limit }),
+          offset: input.offset,
+        },
+      };
     }
     default:
       return capability satisfies never;
@@ -167,7 +157,8 @@ export function toolDefinitions(): ToolDefinition[] {
       name: "shell",
       description: "Run a shell command with /bin/sh -c in the session's working directory. " +
         "Returns its combined stdout and stderr (long output is cut) and its exit code. " +
-        "Use it to list, search, build, test and run programs. The command cannot read input.",
+        "Use it to build, test and run programs (fs_glob and fs_grep find files and text). " +
+        "The command cannot read input.",
       inputSchema: {
         type: "object",
         properties: {
@@ -223,6 +214,93 @@ export function toolDefinitions(): ToolDefinition[] {
           content: { type: "string", description: "The complete new content of the file." },
         },
         required: ["file_path", "content"],
+        additionalProperties: false,
+      },
+    },
+    {
+      name: "fs_edit",
+      description: "Change part of a text file: replace old_string, which must occur exactly " +
+        "once (give enough surrounding lines to make it unique), with new_string. Set " +
+        "replace_all to change every occurrence. Copy old_string exactly from the file, " +
+        "indentation included. An empty old_string creates a new file.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          file_path: {
+            type: "string",
+            description: "Path of the file, absolute or relative to the working directory.",
+          },
+          old_string: { type: "string", description: "The exact text to replace." },
+          new_string: { type: "string", description: "The text to put in its place." },
+          replace_all: {
+            type: "boolean",
+            description: "Replace every occurrence of old_string (default false).",
+          },
+        },
+        required: ["file_path", "old_string", "new_string"],
+        additionalProperties: false,
+      },
+    },
+    {
+      name: "fs_glob",
+      description: "Find files by name with a glob pattern such as **/*.ts or src/*.json " +
+        "(* stays in one directory, ** spans directories). Returns matching file paths, " +
+        "oldest first by modification time; files ignored by .gitignore are left out.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          pattern: { type: "string", description: "The glob pattern, relative to path." },
+          path: {
+            type: "string",
+            description: "Directory to search in (default: the working directory).",
+          },
+        },
+        required: ["pattern"],
+        additionalProperties: false,
+      },
+    },
+    {
+      name: "fs_grep",
+      description: "Search the text of files with a regular expression. By default returns " +
+        'the files that match; output_mode "content" returns the matching lines ' +
+        '(path:line:text), "count" the number of matching lines per file. Files ignored by ' +
+        ".gitignore and binary files are skipped.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          pattern: { type: "string", description: "The regular expression to search for." },
+          path: {
+            type: "string",
+            description: "File or directory to search (default: the working directory).",
+          },
+          glob: { type: "string", description: "Only files matching this glob, e.g. *.ts." },
+          type: { type: "string", description: "Only files of this type: js, ts, py, rust..." },
+          output_mode: {
+            type: "string",
+            enum: [...GREP_OUTPUT_MODES],
+            description: 'What to return (default "files_with_matches").',
+          },
+          "-i": { type: "boolean", description: "Ignore case." },
+          "-n": { type: "boolean", description: "Line numbers in content mode (default true)." },
+          "-A": { type: "integer", minimum: 0, description: "Lines of context after a match." },
+          "-B": { type: "integer", minimum: 0, description: "Lines of context before a match." },
+          "-C": { type: "integer", minimum: 0, description: "Lines of context around a match." },
+          multiline: {
+            type: "boolean",
+            description: "Let the pattern span lines (. also matches a newline).",
+          },
+          head_limit: {
+            type: "integer",
+            minimum: 0,
+            description: "Return at most this many lines or files (0: all).",
+          },
+          offset: {
+            type: "integer",
+            minimum: 0,
+            description: "Skip this many lines or files first, to page through results.",
+          },
+        },
+        required: ["pattern"],
         additionalProperties: false,
       },
     },

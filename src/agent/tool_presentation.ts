@@ -6,8 +6,8 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { parseToolInput } from "./tool_input.ts";
-import type { ToolCapability } from "./tool_names.ts";
+import { CAPABILITIES, type ToolCapability } from "../profile/tool_identity.ts";
+import type { ToolOperation } from "./tool_operation.ts";
 
 export interface ToolPresentation {
   readonly title: string;
@@ -17,44 +17,33 @@ export interface ToolPresentation {
 
 const TITLE_COMMAND_CHARS = 80;
 
-/** `execute` for shell, `read`, `edit`; `other` for MCP and unknown tools (acp.md). */
+/** `execute` for shell, `read`, `edit`, `search`; `other` for MCP and unknown tools (acp.md). */
 export function toolKind(capability: ToolCapability | undefined): ToolKind {
-  switch (capability) {
-    case "shell":
-      return "execute";
-    case "fs_read":
-      return "read";
-    case "fs_write":
-      return "edit";
-    case undefined:
-      return "other";
-    default:
-      return capability satisfies never;
-  }
+  return capability === undefined ? "other" : CAPABILITIES[capability].kind;
 }
 
 export function toolCallPresentation(call: {
   readonly name: string;
   readonly capability: ToolCapability | undefined;
-  readonly input: unknown;
+  /** The call's operation, when its input parsed. */
+  readonly operation: ToolOperation | undefined;
   /** The session cwd: paths are shown relative to it. */
   readonly cwd: string;
 }): ToolPresentation {
   const kind = toolKind(call.capability);
-  if (call.capability === undefined) return { title: call.name, kind, locations: [] };
-  const parsed = parseToolInput(call.capability, call.input, call.name);
-  if (!parsed.ok) return { title: call.name, kind, locations: [] };
-  const { value } = parsed;
-  switch (value.capability) {
+  const { operation } = call;
+  if (operation === undefined) return { title: call.name, kind, locations: [] };
+  const at = (path: string) => resolve(call.cwd, path);
+  switch (operation.capability) {
     case "shell":
       return {
-        title: `Run ${inlineCode(commandSummary(value.input.command))}`,
+        title: `Run ${inlineCode(commandSummary(operation.command))}`,
         kind,
         locations: [],
       };
     case "fs_read": {
-      const path = resolve(call.cwd, value.input.file_path);
-      const { offset, limit } = value.input;
+      const path = at(operation.path);
+      const { offset, limit } = operation;
       return {
         title: `Read ${shownPath(path, call.cwd)}${lineRange(offset, limit)}`,
         kind,
@@ -62,11 +51,27 @@ export function toolCallPresentation(call: {
       };
     }
     case "fs_write": {
-      const path = resolve(call.cwd, value.input.file_path);
+      const path = at(operation.path);
       return { title: `Write ${shownPath(path, call.cwd)}`, kind, locations: [{ path }] };
     }
+    case "fs_edit": {
+      const path = at(operation.path);
+      return { title: `Edit ${shownPath(path, call.cwd)}`, kind, locations: [{ path }] };
+    }
+    case "fs_glob": {
+      const where = operation.path === undefined
+        ? ""
+        : ` in ${shownPath(at(operation.path), call.cwd)}`;
+      return { title: `Find ${inlineCode(operation.pattern)}${where}`, kind, locations: [] };
+    }
+    case "fs_grep": {
+      const where = operation.path === undefined
+        ? ""
+        : ` in ${shownPath(at(operation.path), call.cwd)}`;
+      return { title: `Search ${inlineCode(operation.pattern)}${where}`, kind, locations: [] };
+    }
     default:
-      return value satisfies never;
+      return operation satisfies never;
   }
 }
 

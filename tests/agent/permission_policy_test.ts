@@ -9,7 +9,12 @@ import {
   sessionModeState,
 } from "../../src/agent/permission_policy.ts";
 import { parsePermissionRules, type PermissionRule } from "../../src/agent/permission_rules.ts";
-import { capabilityOf } from "../../src/agent/tool_names.ts";
+import {
+  capabilityOf as profileCapabilityOf,
+  compatProfile,
+} from "../../src/profile/compat_profile.ts";
+
+const capabilityOf = (name: string) => profileCapabilityOf(compatProfile("llama"), name);
 
 function rules(json: unknown): readonly PermissionRule[] {
   const loaded = parsePermissionRules(JSON.stringify(json), "rules.json");
@@ -84,7 +89,8 @@ Deno.test("rule-based: the first matching rule decides, no match asks", () => {
   });
   assertEquals(TOOLS.map((tool) => decide("rule-based", tool, { rules: set })), [
     "allow",
-    "ask",
+    // read_file is fs_read by another name: the fs_read rule holds for it.
+    "allow",
     "ask",
     "deny",
     "deny",
@@ -122,4 +128,35 @@ Deno.test("reject_always earlier in the session denies that tool in every mode",
   assertEquals(decide("always-ask", "shell", { rejected: ["shell"] }), "deny");
   assertEquals(decide("rule-based", "shell", { rules: allowAll, rejected: ["shell"] }), "deny");
   assertEquals(decide("rule-based", "fs_write", { rules: allowAll, rejected: ["shell"] }), "allow");
+});
+
+Deno.test("a rule about a capability holds under every name of it, in both profiles", () => {
+  const set = rules({
+    rules: [{ tool: "shell", decision: "deny" }, { tool: "*", decision: "allow" }],
+  });
+  const ask = (toolName: string, capability: "shell" | "fs_edit") =>
+    decidePermission({
+      mode: "rule-based",
+      toolName,
+      capability,
+      rules: set,
+      alwaysAllowed: new Set(),
+      alwaysRejected: new Set(),
+    });
+  // A deny written for llama-agent's name is not walked around by an alias or Claude Code's name.
+  assertEquals(ask("terminal", "shell"), "deny");
+  assertEquals(ask("Bash", "shell"), "deny");
+  assertEquals(ask("Edit", "fs_edit"), "allow");
+  const claudeRules = rules({ rules: [{ tool: "Bash", decision: "deny" }] });
+  assertEquals(
+    decidePermission({
+      mode: "rule-based",
+      toolName: "shell",
+      capability: "shell",
+      rules: claudeRules,
+      alwaysAllowed: new Set(),
+      alwaysRejected: new Set(),
+    }),
+    "deny",
+  );
 });

@@ -4,12 +4,14 @@ import { ClientFileAccess } from "../../src/agent/client_file_access.ts";
 import { ClientShellRunner } from "../../src/agent/client_shell_runner.ts";
 import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
 import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
+import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
+import { DEFAULT_READ_LINES, fileWriteDiff } from "../../src/agent/tool_executor.ts";
 import {
-  DEFAULT_READ_LINES,
-  executeTool,
-  fileWriteDiff,
+  failedExecution,
+  type ToolExecution,
   type ToolExecutorDeps,
-} from "../../src/agent/tool_executor.ts";
+} from "../../src/agent/tool_kit.ts";
+import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 import { fakeClient } from "./fake_client.ts";
 import { withTempDir } from "./temp_dir.ts";
 
@@ -19,10 +21,21 @@ async function localDeps(cwd: string, signal?: AbortSignal): Promise<ToolExecuto
   const roots = await allowedRoots({ launchCwd: cwd, home: undefined });
   return {
     cwd,
+    roots,
     files: new LocalFileAccess({ cwd, roots }),
     shell: new LocalShellRunner({ env: ENV }),
     signal,
   };
+}
+
+/** A call as the llama profile runs it: parsed by its kit, then executed (bad input fails). */
+async function executeTool(
+  call: { name: string; capability: ToolCapability; input: unknown },
+  deps: ToolExecutorDeps,
+): Promise<ToolExecution> {
+  const kit = llamaToolKit();
+  const parsed = kit.parse(call.capability, call.input, call.name, deps.cwd);
+  return parsed.ok ? await kit.execute(parsed.operation, deps) : failedExecution(parsed.message);
 }
 
 const text = (value: string) => ({
@@ -192,16 +205,25 @@ Deno.test("the diff for the permission prompt is read through the client when it
   });
   const files = new ClientFileAccess({ sessionId: "s", cwd: "/p", request: client.request });
   assertEquals(
-    await fileWriteDiff({ file_path: "old.txt", content: "after" }, { cwd: "/p", files }),
+    await fileWriteDiff(
+      { capability: "fs_write", path: "old.txt", content: "after" },
+      { cwd: "/p", files },
+    ),
     {
       ok: true,
       content: { type: "diff", path: "/p/old.txt", oldText: "before", newText: "after" },
     },
   );
-  assertEquals(await fileWriteDiff({ file_path: "new.txt", content: "x" }, { cwd: "/p", files }), {
-    ok: true,
-    content: { type: "diff", path: "/p/new.txt", oldText: null, newText: "x" },
-  });
+  assertEquals(
+    await fileWriteDiff({ capability: "fs_write", path: "new.txt", content: "x" }, {
+      cwd: "/p",
+      files,
+    }),
+    {
+      ok: true,
+      content: { type: "diff", path: "/p/new.txt", oldText: null, newText: "x" },
+    },
+  );
 });
 
 Deno.test("shell: output and exit code; a non-zero exit still completes", async () => {
@@ -267,6 +289,7 @@ Deno.test("shell in a client terminal embeds the terminal in the content", async
     { name: "shell", capability: "shell", input: { command: "make" } },
     {
       cwd: "/p",
+      roots: ["/p"],
       files: new ClientFileAccess({ sessionId: "s", cwd: "/p", request: client.request }),
       shell: new ClientShellRunner({ sessionId: "s", request: client.request }),
       onTerminal: (id) => {

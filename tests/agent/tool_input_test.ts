@@ -5,12 +5,12 @@ import {
   parseToolInput,
   toolDefinitions,
 } from "../../src/agent/tool_input.ts";
-import type { ToolCapability } from "../../src/agent/tool_names.ts";
+import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 
 function ok(capability: ToolCapability, raw: unknown) {
   const parsed = parseToolInput(capability, raw);
   assert(parsed.ok, `expected ${JSON.stringify(raw)} to parse: ${JSON.stringify(parsed)}`);
-  return parsed.value.input;
+  return parsed.operation;
 }
 
 function error(capability: ToolCapability, raw: unknown, toolName?: string): string {
@@ -21,12 +21,14 @@ function error(capability: ToolCapability, raw: unknown, toolName?: string): str
 
 Deno.test("shell input: the command, the default timeout, the description kept", () => {
   assertEquals(ok("shell", { command: "ls -la" }), {
+    capability: "shell",
     command: "ls -la",
-    timeout: DEFAULT_SHELL_TIMEOUT_MS,
+    timeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
   });
   assertEquals(ok("shell", { command: "make", timeout: 5000, description: "Build" }), {
+    capability: "shell",
     command: "make",
-    timeout: 5000,
+    timeoutMs: 5000,
     description: "Build",
   });
 });
@@ -34,8 +36,8 @@ Deno.test("shell input: the command, the default timeout, the description kept",
 Deno.test("shell input: a timeout over the maximum is clamped, a string of digits accepted", () => {
   const timeout = (raw: unknown) => {
     const parsed = parseToolInput("shell", { command: "x", timeout: raw });
-    assert(parsed.ok && parsed.value.capability === "shell");
-    return parsed.value.input.timeout;
+    assert(parsed.ok && parsed.operation.capability === "shell");
+    return parsed.operation.timeoutMs;
   };
   assertEquals(timeout(10_000_000), MAX_SHELL_TIMEOUT_MS);
   assertEquals(timeout("3000"), 3000);
@@ -44,8 +46,9 @@ Deno.test("shell input: a timeout over the maximum is clamped, a string of digit
 
 Deno.test("shell input: unknown keys are ignored, as Claude Code does", () => {
   assertEquals(ok("shell", { command: "x", run_in_background: false }), {
+    capability: "shell",
     command: "x",
-    timeout: DEFAULT_SHELL_TIMEOUT_MS,
+    timeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
   });
 });
 
@@ -80,27 +83,27 @@ Deno.test("shell input: missing, empty or mistyped fields say what is wrong and 
 
 Deno.test("input sent as a JSON-encoded string is decoded", () => {
   assertEquals(ok("shell", '{"command":"pwd"}'), {
+    capability: "shell",
     command: "pwd",
-    timeout: DEFAULT_SHELL_TIMEOUT_MS,
+    timeoutMs: DEFAULT_SHELL_TIMEOUT_MS,
   });
 });
 
 Deno.test("fs_read input: file_path, or path as its alias, with offset and limit", () => {
-  assertEquals(ok("fs_read", { file_path: "a.txt" }), { file_path: "a.txt" });
+  const read = { capability: "fs_read", path: "a.txt" } as const;
+  assertEquals(ok("fs_read", { file_path: "a.txt" }), read);
   assertEquals(ok("fs_read", { path: "a.txt", offset: 10, limit: 5 }), {
-    file_path: "a.txt",
+    ...read,
     offset: 10,
     limit: 5,
   });
-  assertEquals(ok("fs_read", { file_path: "a.txt", path: "a.txt" }), { file_path: "a.txt" });
+  assertEquals(ok("fs_read", { file_path: "a.txt", path: "a.txt" }), read);
   assertEquals(ok("fs_read", { file_path: "a.txt", offset: 0, limit: "20" }), {
-    file_path: "a.txt",
+    ...read,
     offset: 1,
     limit: 20,
   });
-  assertEquals(ok("fs_read", { file_path: "a.txt", offset: null, limit: null }), {
-    file_path: "a.txt",
-  });
+  assertEquals(ok("fs_read", { file_path: "a.txt", offset: null, limit: null }), read);
 });
 
 Deno.test("fs_read input: bad inputs are refused with a reason", () => {
@@ -130,10 +133,15 @@ Deno.test("fs_read input: bad inputs are refused with a reason", () => {
 
 Deno.test("fs_write input: file_path or path, and content (empty content is fine)", () => {
   assertEquals(ok("fs_write", { file_path: "a.txt", content: "x" }), {
-    file_path: "a.txt",
+    capability: "fs_write",
+    path: "a.txt",
     content: "x",
   });
-  assertEquals(ok("fs_write", { path: "a.txt", content: "" }), { file_path: "a.txt", content: "" });
+  assertEquals(ok("fs_write", { path: "a.txt", content: "" }), {
+    capability: "fs_write",
+    path: "a.txt",
+    content: "",
+  });
   assertEquals(
     error("fs_write", { path: "a.txt" }),
     'Invalid input for fs_write: "content" is required and must be a string. ' +
@@ -146,9 +154,121 @@ Deno.test("fs_write input: file_path or path, and content (empty content is fine
   );
 });
 
-Deno.test("the tools offered to the model are the canonical three, with object schemas", () => {
+Deno.test("fs_edit input: file_path or path, the two strings, replace_all off by default", () => {
+  const edit = {
+    capability: "fs_edit",
+    path: "a.txt",
+    oldString: "x",
+    newString: "y",
+    replaceAll: false,
+  } as const;
+  assertEquals(ok("fs_edit", { file_path: "a.txt", old_string: "x", new_string: "y" }), edit);
+  assertEquals(
+    ok("fs_edit", { path: "a.txt", old_string: "x", new_string: "y", replace_all: "true" }),
+    { ...edit, replaceAll: true },
+  );
+  assertEquals(
+    ok("fs_edit", { file_path: "a.txt", old_string: "", new_string: "y", replace_all: null }),
+    { ...edit, oldString: "" },
+  );
+  const shape = 'Expected {"file_path": string, "old_string": string, "new_string": string, ' +
+    '"replace_all"?: boolean}';
+  assertEquals(
+    error("fs_edit", { file_path: "a.txt", new_string: "y" }),
+    `Invalid input for fs_edit: "old_string" is required and must be a string. ${shape}`,
+  );
+  assertEquals(
+    error("fs_edit", { file_path: "a", old_string: "x", new_string: "y", replace_all: "yes" })
+      .split(". ")[0],
+    'Invalid input for fs_edit: "replace_all" must be true or false',
+  );
+});
+
+Deno.test("fs_glob input: a pattern, and a path when one is given", () => {
+  assertEquals(ok("fs_glob", { pattern: "**/*.ts" }), {
+    capability: "fs_glob",
+    pattern: "**/*.ts",
+  });
+  assertEquals(ok("fs_glob", { pattern: "*.ts", path: "src" }), {
+    capability: "fs_glob",
+    pattern: "*.ts",
+    path: "src",
+  });
+  assertEquals(ok("fs_glob", { pattern: "*.ts", path: null }), {
+    capability: "fs_glob",
+    pattern: "*.ts",
+  });
+  assertEquals(
+    error("fs_glob", { pattern: "" }).split(". ")[0],
+    'Invalid input for fs_glob: "pattern" must not be empty',
+  );
+});
+
+Deno.test("fs_grep input: Claude Code's field names, with defaults and lenient numbers", () => {
+  assertEquals(ok("fs_grep", { pattern: "todo" }), {
+    capability: "fs_grep",
+    pattern: "todo",
+    outputMode: "files_with_matches",
+    ignoreCase: false,
+    lineNumbers: true,
+    before: 0,
+    after: 0,
+    multiline: false,
+    offset: 0,
+  });
+  assertEquals(
+    ok("fs_grep", {
+      pattern: "todo",
+      path: "src",
+      glob: "*.ts",
+      type: "ts",
+      output_mode: "content",
+      "-i": true,
+      "-n": false,
+      "-C": "2",
+      "-A": 5,
+      multiline: "true",
+      head_limit: "10",
+      offset: 3,
+    }),
+    {
+      capability: "fs_grep",
+      pattern: "todo",
+      path: "src",
+      glob: "*.ts",
+      fileType: "ts",
+      outputMode: "content",
+      ignoreCase: true,
+      lineNumbers: false,
+      before: 2,
+      after: 5,
+      multiline: true,
+      headLimit: 10,
+      offset: 3,
+    },
+  );
+  const unlimited = ok("fs_grep", { pattern: "x", head_limit: 0 });
+  assertEquals("headLimit" in unlimited, false);
+  assertEquals(
+    error("fs_grep", { pattern: "x", "-A": -1 }).split(". ")[0],
+    'Invalid input for fs_grep: "-A" must be a whole number, 0 or more',
+  );
+  assertEquals(
+    error("fs_grep", {}).split(". ")[0],
+    'Invalid input for fs_grep: "pattern" is required and must be a string',
+  );
+});
+
+Deno.test("the tools offered to the model are the six canonical ones, with object schemas", () => {
   const definitions = toolDefinitions();
-  assertEquals(definitions.map((d) => d.name), ["shell", "fs_read", "fs_write"]);
+  assertEquals(definitions.map((d) => d.name), [
+    "shell",
+    "fs_read",
+    "fs_write",
+    "fs_edit",
+    "fs_glob",
+    "fs_grep",
+  ]);
   for (const definition of definitions) {
     assertEquals(definition.inputSchema.type, "object");
     assert(definition.description.length > 20);
@@ -156,4 +276,7 @@ Deno.test("the tools offered to the model are the canonical three, with object s
   assertEquals(definitions[0]?.inputSchema.required, ["command"]);
   assertEquals(definitions[1]?.inputSchema.required, ["file_path"]);
   assertEquals(definitions[2]?.inputSchema.required, ["file_path", "content"]);
+  assertEquals(definitions[3]?.inputSchema.required, ["file_path", "old_string", "new_string"]);
+  assertEquals(definitions[4]?.inputSchema.required, ["pattern"]);
+  assertEquals(definitions[5]?.inputSchema.required, ["pattern"]);
 });

@@ -3,7 +3,7 @@
  * (`mcp__github__.*`) or permission rule serves both agents. Characters a model's function name
  * cannot carry are replaced with `_`, as Claude Code does.
  */
-import { MCP_TOOL_PREFIX } from "../tool_names.ts";
+import { MCP_TOOL_PREFIX } from "../../profile/tool_identity.ts";
 
 /** What a server or tool name is reduced to: letters, digits, `_` and `-`. */
 export function normalizedNamePart(name: string): string {

@@ -1,0 +1,81 @@
+/**
+ * A profile's built-in tools as the turn uses them: the definitions offered to the model, how an
+ * emitted call's input becomes an operation (and the `tool_input` hooks see), what is checked
+ * before any hook, and how an operation's outcome is told to the model, the client and the hooks.
+ * The turn (src/acp/tool_call_step.ts) is the same for every profile; a kit is what differs.
+ *
+ * A kit is made per session: the `claude` kit remembers which files the model has read, as
+ * Claude Code does, to refuse an edit of a file changed since.
+ */
+import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolDefinition } from "../model/model.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ToolCapability } from "../profile/tool_identity.ts";
+import type { FileAccess } from "./file_access.ts";
+import type { ShellRunner } from "./shell_runner.ts";
+import type { ToolOperation } from "./tool_operation.ts";
+
+export interface ToolExecutorDeps {
+  /** The session cwd, absolute. */
+  readonly cwd: string;
+  /** The allowed roots, resolved: where glob and grep may walk. */
+  readonly roots: readonly string[];
+  readonly files: FileAccess;
+  readonly shell: ShellRunner;
+  readonly signal?: AbortSignal;
+  /** Passed to the shell runner: a client terminal exists and can be embedded now. */
+  readonly onTerminal?: (terminalId: string) => void | Promise<void>;
+}
+
+export interface ToolExecution {
+  readonly status: "completed" | "failed";
+  /** What the model is shown as the call's result. */
+  readonly modelText: string;
+  readonly content: ToolCallContent[];
+  /** The profile's `tool_response` (PostToolUse), also the client's `rawOutput`. */
+  readonly rawOutput: Record<string, unknown>;
+  readonly locations?: ToolCallLocation[];
+  /** The call was stopped by a cancel (PostToolUseFailure's `is_interrupt`). */
+  readonly interrupted: boolean;
+}
+
+export type ParsedCall =
+  | {
+    readonly ok: true;
+    readonly operation: ToolOperation;
+    /** The `tool_input` hooks see: the model's input (llama) or Claude Code's parsed form. */
+    readonly hookInput: unknown;
+  }
+  /** For the model: what is wrong with the input. */
+  | { readonly ok: false; readonly message: string };
+
+export interface ToolKit {
+  readonly profile: CompatProfile;
+  /** The built-in tools as offered to the model. */
+  definitions(): ToolDefinition[];
+  /** Validates an emitted call's input; `name` is the name the model emitted (for messages). */
+  parse(capability: ToolCapability, raw: unknown, name: string, cwd: string): ParsedCall;
+  /**
+   * What is checked before any hook when the profile validates first (an edit whose string is
+   * not in the file, a file changed since it was read): the problem for the model, or undefined.
+   */
+  precheck(operation: ToolOperation, deps: ToolExecutorDeps): Promise<string | undefined>;
+  /** The text the model reads for a call refused before any hook ran. */
+  validationFailure(message: string): string;
+  /** Runs the operation; never throws: every problem is a `failed` execution. */
+  execute(operation: ToolOperation, deps: ToolExecutorDeps): Promise<ToolExecution>;
+}
+
+export function failedExecution(message: string, interrupted = false): ToolExecution {
+  return {
+    status: "failed",
+    modelText: message,
+    content: [textContent(message)],
+    rawOutput: { error: message },
+    interrupted,
+  };
+}
+
+export function textContent(value: string): ToolCallContent {
+  return { type: "content", content: { type: "text", text: value } };
+}

@@ -1,0 +1,192 @@
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { formatGrepContent, grepFiles } from "../../src/agent/file_grep.ts";
+import type { GrepOperation } from "../../src/agent/tool_operation.ts";
+import { withTempDir } from "./temp_dir.ts";
+
+function grep(pattern: string, options: Partial<GrepOperation> = {}): GrepOperation {
+  return {
+    capability: "fs_grep",
+    pattern,
+    outputMode: "files_with_matches",
+    ignoreCase: false,
+    lineNumbers: false,
+    before: 0,
+    after: 0,
+    multiline: false,
+    offset: 0,
+    ...options,
+  };
+}
+
+async function ageInOrder(dir: string, paths: readonly string[]): Promise<void> {
+  for (const [i, path] of paths.entries()) {
+    const time = new Date(Date.UTC(2024, 0, 1, 0, 0, i));
+    await Deno.utime(`${dir}/${path}`, time, time);
+  }
+}
+
+const PROJECT = {
+  "src/a.ts": "export const a = 1;\nexport const b = 1;\n",
+  "src/b.py": "def export():\n    pass\n",
+  "README.md": "Nothing to see\n",
+};
+
+Deno.test("grep finds the files whose text matches, newest first, with counts", async () => {
+  await withTempDir(PROJECT, async (dir) => {
+    await ageInOrder(dir, ["src/a.ts", "src/b.py", "README.md"]);
+    const result = await grepFiles(grep("export"), { cwd: dir, roots: [dir] });
+    assertEquals(result.ok && result.files.map((file) => [file.path, file.count]), [
+      [`${dir}/src/b.py`, 1],
+      [`${dir}/src/a.ts`, 2],
+    ]);
+    assertEquals(result.ok && result.filesSearched, 3);
+    // Lines are only kept for the content mode.
+    assertEquals(result.ok && result.files[0]!.lines, []);
+  });
+});
+
+Deno.test("grep narrows by glob (a name, or a path below the root) and by file type", async () => {
+  await withTempDir({ ...PROJECT, "lib/c.ts": "export c\n" }, async (dir) => {
+    const paths = async (operation: GrepOperation) => {
+      const result = await grepFiles(operation, { cwd: dir, roots: [dir] });
+      return result.ok ? result.files.map((file) => file.path).sort() : result.message;
+    };
+    assertEquals(await paths(grep("export", { glob: "*.ts" })), [
+      `${dir}/lib/c.ts`,
+      `${dir}/src/a.ts`,
+    ]);
+    assertEquals(await paths(grep("export", { glob: "src/*" })), [
+      `${dir}/src/a.ts`,
+      `${dir}/src/b.py`,
+    ]);
+    assertEquals(await paths(grep("export", { glob: "*.{py,md}" })), [`${dir}/src/b.py`]);
+    assertEquals(await paths(grep("export", { fileType: "py" })), [`${dir}/src/b.py`]);
+    assertEquals(await paths(grep("export", { fileType: "ts", path: "src" })), [`${dir}/src/a.ts`]);
+    const unknown = await paths(grep("export", { fileType: "klingon" }));
+    assertStringIncludes(String(unknown), 'Unknown file type "klingon"');
+  });
+});
+
+Deno.test("grep keeps matching and context lines for content, printed as ripgrep does", async () => {
+  const text = "one\nexport two\nthree\nfour\nfive\nsix\nexport seven\n";
+  await withTempDir({ "src/x.ts": text }, async (dir) => {
+    const result = await grepFiles(
+      grep("export", { outputMode: "content", before: 1, after: 1 }),
+      { cwd: dir, roots: [dir] },
+    );
+    if (!result.ok) throw new Error(result.message);
+    assertEquals(result.files[0]!.lines, [
+      { number: 1, text: "one", match: false },
+      { number: 2, text: "export two", match: true },
+      { number: 3, text: "three", match: false },
+      { number: 6, text: "six", match: false },
+      { number: 7, text: "export seven", match: true },
+    ]);
+    assertEquals(formatGrepContent(result.files, { cwd: dir, lineNumbers: true }), [
+      "src/x.ts-1-one",
+      "src/x.ts:2:export two",
+      "src/x.ts-3-three",
+      "--",
+      "src/x.ts-6-six",
+      "src/x.ts:7:export seven",
+    ]);
+  });
+});
+
+Deno.test("content without context has no separators; without -n no numbers", async () => {
+  await withTempDir(PROJECT, async (dir) => {
+    const result = await grepFiles(grep("export const", { outputMode: "content" }), {
+      cwd: dir,
+      roots: [dir],
+    });
+    if (!result.ok) throw new Error(result.message);
+    assertEquals(formatGrepContent(result.files, { cwd: dir, lineNumbers: true }), [
+      "src/a.ts:1:export const a = 1;",
+      "src/a.ts:2:export const b = 1;",
+    ]);
+    assertEquals(formatGrepContent(result.files, { cwd: dir, lineNumbers: false }), [
+      "src/a.ts:export const a = 1;",
+      "src/a.ts:export const b = 1;",
+    ]);
+  });
+});
+
+Deno.test("grep can ignore case, span lines, and search one file", async () => {
+  await withTempDir({ "a.txt": "Alpha\nbeta\ngamma\n", "b.txt": "alpha\n" }, async (dir) => {
+    const place = { cwd: dir, roots: [dir] };
+    const folded = await grepFiles(grep("ALPHA", { ignoreCase: true }), place);
+    assertEquals(folded.ok && folded.files.length, 2);
+    const spanning = await grepFiles(
+      grep("beta.gamma", { multiline: true, outputMode: "content" }),
+      place,
+    );
+    assertEquals(spanning.ok && spanning.files[0]!.lines.map((line) => line.number), [2, 3]);
+    const one = await grepFiles(grep("alpha", { path: "b.txt" }), place);
+    assertEquals(one.ok && one.files.map((file) => file.path), [`${dir}/b.txt`]);
+  });
+});
+
+Deno.test("an invalid regular expression is a message saying how to match text", async () => {
+  await withTempDir(PROJECT, async (dir) => {
+    const result = await grepFiles(grep("foo("), { cwd: dir, roots: [dir] });
+    assertEquals(result.ok, false);
+    if (!result.ok) {
+      assertStringIncludes(result.message, 'Invalid regular expression "foo("');
+      assertStringIncludes(result.message, "backslash");
+    }
+    // What ripgrep takes literally without the unicode flag still works.
+    const braces = await grepFiles(grep("interface{}"), { cwd: dir, roots: [dir] });
+    assertEquals(braces.ok, true);
+  });
+});
+
+Deno.test("grep skips binary files, ignored files and symlinks out of the root", async () => {
+  await withTempDir({
+    "root/.gitignore": "generated/\n",
+    "root/generated/g.txt": "needle\n",
+    "root/plain.txt": "needle\n",
+    "outside/secret.txt": "needle\n",
+  }, async (dir) => {
+    const root = `${dir}/root`;
+    await Deno.writeFile(`${root}/data.bin`, new TextEncoder().encode("needle\0\x01"));
+    await Deno.symlink(`${dir}/outside`, `${root}/link`);
+    await Deno.symlink(`${dir}/outside/secret.txt`, `${root}/secret-link.txt`);
+    const result = await grepFiles(grep("needle"), { cwd: root, roots: [root] });
+    assertEquals(result.ok && result.files.map((file) => file.path), [`${root}/plain.txt`]);
+    const refused = await grepFiles(grep("needle", { path: `${dir}/outside` }), {
+      cwd: root,
+      roots: [root],
+    });
+    assertEquals(refused.ok, false);
+    if (!refused.ok) assertStringIncludes(refused.message, "outside the allowed directories");
+  });
+});
+
+Deno.test("grep says when the walk stopped at its entry cap", async () => {
+  const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}.txt`, "hit\n"]));
+  await withTempDir(files, async (dir) => {
+    const result = await grepFiles(grep("hit"), { cwd: dir, roots: [dir], maxEntries: 4 });
+    assertEquals(result.ok && [result.files.length, result.walkCapped], [4, true]);
+  });
+});
+
+Deno.test("each line is matched alone: a lookaround does not see past its line's end", async () => {
+  await withTempDir({
+    "crlf.txt": "foo\r\nbar\r\n",
+    "lf.txt": "x\nbar\n",
+    "none.txt": "nothing here\n",
+  }, async (dir) => {
+    const place = { cwd: dir, roots: [dir] };
+    // On the line alone "foo" ends the text (its `\r` dropped) and "bar" starts it.
+    const ahead = await grepFiles(grep("foo(?!\\r)"), place);
+    assertEquals(ahead.ok && ahead.files.map((file) => file.path), [`${dir}/crlf.txt`]);
+    const behind = await grepFiles(grep("(?<!\\n)bar$"), place);
+    assertEquals(behind.ok && behind.files.map((file) => file.path).sort(), [
+      `${dir}/crlf.txt`,
+      `${dir}/lf.txt`,
+    ]);
+    const anchored = await grepFiles(grep("^bar$", { outputMode: "count" }), place);
+    assertEquals(anchored.ok && anchored.files.map((file) => file.count), [1, 1]);
+    assertEquals(anchored.ok && anchored.filesSearched, 3);
+  });
+});
