@@ -7,6 +7,7 @@
  *   deno task bench:agent
  *   deno run -A bench/agent.ts --quick     # fewer and shorter runs, for a smoke run
  */
+import { compatProfile } from "../src/profile/compat_profile.ts";
 import { writeRandomWeightsModel } from "../src/model/random_weights_gguf.ts";
 import { writeScriptedModel } from "../src/model/scripted_gguf.ts";
 import { LAUNCHER, REPO_ROOT } from "../tests/helpers/run_cli.ts";
@@ -220,7 +221,7 @@ async function benchTurnThroughput(): Promise<void> {
       const turn = await bare.cutTurn(
         TURN_PROMPT,
         cutAfterMs,
-        systemPrompt({ cwd: project, additionalDirectories: [] }),
+        systemPrompt({ cwd: project, additionalDirectories: [] }, compatProfile()),
       );
       if (keep) bareTurns.push(turn);
     };

@@ -8,6 +8,7 @@
  * and so a bare spawn measured by the bench forks a process of the same size as the agent's
  * hooks do (a detached spawn forks the whole process).
  */
+import { compatProfile } from "../src/profile/compat_profile.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../src/acp/agent_app.ts";
@@ -137,6 +138,7 @@ export class SeamAgent {
       defaultMode: DEFAULT_PERMISSION_MODE,
       rules: [],
       maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+      profile: compatProfile(),
       // As the `acp` command runs hooks: the bench's environment, the default kill grace.
       hookRunner: () => createHandlerRunner({}),
       observeFiring: (sessionId, firing) => feeds.of(sessionId).addFiring(firing),

@@ -5,6 +5,7 @@ import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import type { FiringObserver } from "./session_hook_firer.ts";
 
@@ -19,6 +20,11 @@ export interface AgentConfig {
   readonly rules: readonly PermissionRule[];
   readonly maxToolRounds: number;
   readonly version: string;
+  /**
+   * How the agent presents itself to hooks and the model: its tool names and shapes, `effort`,
+   * when input is checked (`--compat`, compat_profile.ts).
+   */
+  readonly profile: CompatProfile;
   /**
    * Runs the hook handlers of a session whose allowed roots are `roots` (an `agent` hook reads
    * files under them).

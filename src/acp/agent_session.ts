@@ -10,6 +10,7 @@ import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import { type SessionSettings, settingsRecord } from "../agent/transcript_settings.ts";
 import type { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
+import type { ToolKit } from "../agent/tool_kit.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import { invalidParams } from "./rpc_error.ts";
 import { NOTICE_META_KEY } from "./hook_notices.ts";
@@ -32,6 +33,8 @@ export interface AgentSessionInit {
   readonly hooks: SessionHookFirer;
   /** The session's MCP servers, connecting from the start. */
   readonly mcp: McpServers;
+  /** The profile's built-in tools, with what they remember for this session. */
+  readonly toolKit: ToolKit;
   readonly client: AgentContext;
   readonly log: (line: string) => void;
   /** Tool calls the transcript already holds, so ids stay unique across a load. */
@@ -53,6 +56,7 @@ export class AgentSession {
   readonly transcript: TranscriptWriter;
   readonly hooks: SessionHookFirer;
   readonly mcp: McpServers;
+  readonly toolKit: ToolKit;
   /** What SessionStart hooks gave the model, for the start of its context. */
   startContext: readonly string[] = [];
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
@@ -82,6 +86,7 @@ export class AgentSession {
     this.transcript = init.transcript;
     this.hooks = init.hooks;
     this.mcp = init.mcp;
+    this.toolKit = init.toolKit;
     this.client = init.client;
     this.log = init.log;
     this.#toolCallCount = init.toolCallsSoFar ?? 0;

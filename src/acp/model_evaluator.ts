@@ -15,9 +15,11 @@
 import { z } from "zod";
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
-import { executeTool } from "../agent/tool_executor.ts";
-import { toolDefinitions } from "../agent/tool_input.ts";
-import { capabilityOf } from "../agent/tool_names.ts";
+import { llamaToolKit } from "../agent/llama_tool_kit.ts";
+import { capabilityOf } from "../profile/compat_profile.ts";
+
+/** An agent hook reads files with the llama profile's `fs_read`, whatever the session's profile. */
+const READ_ONLY_KIT = llamaToolKit();
 import { AgentError, errorMessage } from "../error.ts";
 import type { Evaluation, EvaluationRequest, Evaluator } from "../hooks/evaluator.ts";
 import type {
@@ -169,7 +171,7 @@ async function runAgent(
 
 /** The built-in tool definitions an agent hook is offered: `fs_read` only. */
 export function readOnlyTools(): ToolDefinition[] {
-  return toolDefinitions().filter((tool) => tool.name === "fs_read");
+  return READ_ONLY_KIT.definitions().filter((tool) => tool.name === "fs_read");
 }
 
 /** Only never-used doors need this: an agent hook's calls never reach the shell. */
@@ -188,13 +190,18 @@ async function runReadOnlyTool(
   files: LocalFileAccess,
   signal: AbortSignal,
 ): Promise<string> {
-  if (capabilityOf(call.name) !== "fs_read") {
+  if (capabilityOf(READ_ONLY_KIT.profile, call.name) !== "fs_read") {
     return `Cannot run "${call.name}": an agent hook may only read files, with fs_read`;
   }
-  const execution = await executeTool(
-    { name: call.name, capability: "fs_read", input: call.input },
-    { cwd, files, shell: NO_SHELL, signal },
-  );
+  const parsed = READ_ONLY_KIT.parse("fs_read", call.input, call.name, cwd);
+  if (!parsed.ok) return parsed.message;
+  const execution = await READ_ONLY_KIT.execute(parsed.operation, {
+    cwd,
+    roots: [cwd],
+    files,
+    shell: NO_SHELL,
+    signal,
+  });
   return execution.modelText;
 }
 

@@ -10,9 +10,9 @@ import {
   rememberAnswer,
 } from "../agent/permission_request.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
-import { fileWriteDiff } from "../agent/tool_executor.ts";
-import { parseToolInput } from "../agent/tool_input.ts";
-import type { ToolCapability } from "../agent/tool_names.ts";
+import { proposedFileChange } from "../agent/proposed_change.ts";
+import type { ToolOperation } from "../agent/tool_operation.ts";
+import type { ToolCapability } from "../profile/tool_identity.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { commandContent } from "./tool_call_content.ts";
@@ -25,6 +25,8 @@ export interface PermissionQuestion {
   readonly input: unknown;
   /** Undefined for MCP tools. */
   readonly capability: ToolCapability | undefined;
+  /** The built-in call's operation, when its input parsed. */
+  readonly operation: ToolOperation | undefined;
   /** The call's title when it is not the built-in tool's (an MCP tool's). */
   readonly title?: string;
   /** What PreToolUse hooks said: `allow` skips the prompt, `ask` forces it. */
@@ -50,8 +52,8 @@ export async function permitted(
   if (question.hookPermission === "allow") return true;
   if (policy === "allow" && question.hookPermission !== "ask") return true;
 
-  const { name, input, capability, toolCallId } = question;
-  const presentation = toolCallPresentation({ name, capability, input, cwd: session.cwd });
+  const { name, input, capability, operation, toolCallId } = question;
+  const presentation = toolCallPresentation({ name, capability, operation, cwd: session.cwd });
   const content = await proposedChange(session, question, signal, deps);
   // Cancelled while the diff was read: no dialog should flash up in the editor.
   if (signal.aborted) return false;
@@ -84,20 +86,13 @@ async function proposedChange(
   signal: AbortSignal,
   deps: ToolPlaces,
 ): Promise<ToolCallContent[]> {
-  const { capability, input, name } = question;
-  if (capability === "shell") return commandContent(capability, input);
+  const { capability, input, operation } = question;
   if (capability === undefined) {
     // An MCP tool: the arguments that would be sent to its server.
     const json = JSON.stringify(input, null, 2) ?? String(input);
     return [{ type: "content", content: { type: "text", text: "```json\n" + json + "\n```" } }];
   }
-  if (capability !== "fs_write") return [];
-  const parsed = parseToolInput(capability, input, name);
-  if (!parsed.ok || parsed.value.capability !== "fs_write") return [];
-  const diff = await fileWriteDiff(parsed.value.input, {
-    cwd: session.cwd,
-    files: deps.files,
-    signal,
-  });
-  return diff.ok ? [diff.content] : [];
+  if (operation === undefined) return [];
+  if (operation.capability === "shell") return commandContent(operation);
+  return await proposedFileChange(operation, { cwd: session.cwd, files: deps.files, signal });
 }

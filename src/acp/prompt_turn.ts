@@ -208,7 +208,7 @@ async function generateOnce(
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
   const conversation: ConversationItem[] = [
-    { role: "system", text: systemPrompt(session) },
+    { role: "system", text: systemPrompt(session, session.toolKit.profile) },
     ...session.conversation,
     ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
   ];

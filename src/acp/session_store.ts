@@ -2,6 +2,7 @@
  * The live sessions of one connection, and the steps that create them: a new session (validated
  * cwd, fresh transcript) or a persisted one brought back from its transcript (load and resume).
  */
+import { createToolKit } from "../agent/tool_kits.ts";
 import type { AgentContext, McpServer, SessionUpdate } from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
@@ -95,6 +96,7 @@ export class SessionStore {
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
+      toolKit: createToolKit(this.config.profile),
       client,
       log: this.config.log,
     });
@@ -123,6 +125,7 @@ export class SessionStore {
       },
       home: this.config.home,
       runHandler: this.config.hookRunner(roots),
+      profile: this.config.profile,
       log: this.config.log,
       observe: this.config.observeFiring,
     });
@@ -205,6 +208,7 @@ export class SessionStore {
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
+      toolKit: createToolKit(this.config.profile),
       client,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(records),

@@ -1,65 +1,39 @@
 /**
  * One tool call from announcement to result — the single dispatch seam every call passes:
- * announce (`tool_call`), PreToolUse hooks, the permission policy, dispatch, report
- * (`tool_call_update`), PostToolUse hooks, record, and hand the result back to the model. Every
- * announced call gets a final update and the model gets a result for every call, whatever
- * happens.
+ * announce (`tool_call`), the gate (the profile's input check, PreToolUse hooks, the permission
+ * policy: tool_call_gate.ts), dispatch, report (`tool_call_update`), PostToolUse hooks, record,
+ * and hand the result back to the model. Every announced call gets a final update and the model
+ * gets a result for every call, whatever happens.
  */
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import type { McpServers } from "../agent/mcp/mcp_servers.ts";
-import type { McpTool } from "../agent/mcp/mcp_connection.ts";
-import type { PermissionRule } from "../agent/permission_rules.ts";
-import { executeTool, type ToolExecution } from "../agent/tool_executor.ts";
-import { parseToolInput } from "../agent/tool_input.ts";
-import { capabilityOf, TOOL_ALIASES, type ToolCapability } from "../agent/tool_names.ts";
+import { failedExecution, type ParsedCall, type ToolExecution } from "../agent/tool_kit.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
 import type { RequestedToolCall } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
-import { permitted } from "./permission_step.ts";
-import type { ResultBudget, ToolCallSegment } from "./prompt_turn.ts";
+import type { ToolCallSegment } from "./prompt_turn.ts";
 import { commandContent, fitToBudget } from "./tool_call_content.ts";
 import {
-  type HookedCall,
-  type PostToolOutcome,
-  runPostToolHooks,
-  runPreToolUseHooks,
-} from "./tool_hooks.ts";
-import type { ToolPlaces } from "./tool_set.ts";
-import type { TurnHookContext } from "./turn_hooks.ts";
+  capabilityOfTarget,
+  executorDeps,
+  type Gate,
+  gateCall,
+  mcpTitle,
+  operationOf,
+  type ToolCallDeps,
+  type ToolTarget,
+  toolTarget,
+  type ToolTurn,
+} from "./tool_call_gate.ts";
+import { type HookedCall, type PostToolOutcome, runPostToolHooks } from "./tool_hooks.ts";
 
-export interface ToolCallDeps extends ToolPlaces {
-  readonly rules: readonly PermissionRule[];
-  /** The session's MCP servers: `mcp__<server>__<tool>` calls go to them. */
-  readonly mcp: Pick<McpServers, "lookup" | "call" | "toolNames">;
-}
-
-/** What an emitted tool name runs: a built-in capability, an MCP server's tool, or nothing. */
-type ToolTarget =
-  | { readonly kind: "builtin"; readonly capability: ToolCapability }
-  | { readonly kind: "mcp"; readonly tool: McpTool }
-  | { readonly kind: "none"; readonly message: string };
-
-export interface ToolTurn extends TurnHookContext {
-  readonly budget: ResultBudget;
-}
+export type { ToolCallDeps, ToolTurn } from "./tool_call_gate.ts";
 
 export interface ToolCallOutcome {
   readonly segment: ToolCallSegment;
   /** A hook's `continue:false`: the turn ends after this call. */
   readonly halt: { readonly stopReason: string | null } | null;
 }
-
-/** What happened before dispatch: refused (with why), or cleared to run with this input. */
-type Gate =
-  | {
-    readonly kind: "refused";
-    readonly execution: ToolExecution;
-    readonly meta?: Record<string, unknown>;
-    readonly halt?: { readonly stopReason: string | null };
-  }
-  | { readonly kind: "dispatch"; readonly input: unknown; readonly forModel: readonly string[] };
 
 export async function runToolCall(
   session: AgentSession,
@@ -72,30 +46,34 @@ export async function runToolCall(
     name: call.name,
     input: call.input,
   };
-  const target = toolTarget(call.name, deps);
-  announce(session, hooked, target);
+  const target = toolTarget(session, call.name, deps);
+  const parsed = parseCall(session, target, call.input, call.name);
+  announce(session, hooked, target, parsed);
 
   let gate: Gate;
   try {
-    gate = await gateCall(session, hooked, target, turn, deps);
+    gate = await gateCall(session, hooked, target, parsed, turn, deps);
   } catch (error) {
     gate = {
       kind: "refused",
-      execution: refused(`Internal error while running ${call.name}: ${errorMessage(error)}`),
+      execution: failedExecution(
+        `Internal error while running ${call.name}: ${errorMessage(error)}`,
+      ),
     };
   }
   let execution: ToolExecution;
   let forModel: readonly string[] = [];
   let halt = gate.kind === "refused" ? gate.halt ?? null : null;
-  let dispatchedInput = call.input;
+  const recordedInput = gate.input ?? call.input;
   let durationMs = 0;
   if (gate.kind === "dispatch" && target.kind !== "none") {
-    dispatchedInput = gate.input;
     const started = performance.now();
-    execution = await dispatch(session, hooked, target, gate.input, turn.signal, deps);
+    execution = await dispatch(session, hooked, target, gate, turn.signal, deps);
     durationMs = Math.round(performance.now() - started);
   } else {
-    execution = gate.kind === "refused" ? gate.execution : refused("The tool call was not run");
+    execution = gate.kind === "refused"
+      ? gate.execution
+      : failedExecution("The tool call was not run");
   }
   session.send({
     sessionUpdate: "tool_call_update",
@@ -110,7 +88,7 @@ export async function runToolCall(
     const post = await postToolHooks(
       session,
       turn,
-      { ...hooked, input: dispatchedInput },
+      { ...hooked, input: recordedInput },
       execution,
       durationMs,
     );
@@ -123,11 +101,11 @@ export async function runToolCall(
     type: "tool_call",
     toolCallId: hooked.toolCallId,
     name: call.name,
-    input: dispatchedInput,
+    input: recordedInput,
     status: execution.status,
     result,
   });
-  return { segment: { type: "tool_call", name: call.name, input: dispatchedInput, result }, halt };
+  return { segment: { type: "tool_call", name: call.name, input: recordedInput, result }, halt };
 }
 
 /**
@@ -154,26 +132,28 @@ async function postToolHooks(
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
 }
 
-function toolTarget(name: string, deps: ToolCallDeps): ToolTarget {
-  const capability = capabilityOf(name);
-  if (capability !== undefined) return { kind: "builtin", capability };
-  const found = deps.mcp.lookup(name);
-  if (found.kind === "tool") return { kind: "mcp", tool: found.tool };
-  if (found.kind === "unavailable") return { kind: "none", message: found.message };
-  const names = [...Object.keys(TOOL_ALIASES), ...deps.mcp.toolNames()];
-  return { kind: "none", message: `Unknown tool "${name}": the tools are ${names.join(", ")}` };
+function parseCall(
+  session: AgentSession,
+  target: ToolTarget,
+  input: unknown,
+  name: string,
+): ParsedCall | undefined {
+  if (target.kind !== "builtin") return undefined;
+  return session.toolKit.parse(target.capability, input, name, session.cwd);
 }
 
-function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {
-  return target.kind === "builtin" ? target.capability : undefined;
-}
-
-function announce(session: AgentSession, call: HookedCall, target: ToolTarget): void {
+function announce(
+  session: AgentSession,
+  call: HookedCall,
+  target: ToolTarget,
+  parsed: ParsedCall | undefined,
+): void {
   const capability = capabilityOfTarget(target);
+  const operation = operationOf(parsed);
   const presentation = toolCallPresentation({
     name: call.name,
     capability,
-    input: call.input,
+    operation,
     cwd: session.cwd,
   });
   session.send({
@@ -184,145 +164,38 @@ function announce(session: AgentSession, call: HookedCall, target: ToolTarget): 
     status: "pending",
     rawInput: call.input,
     locations: presentation.locations,
-    content: commandContent(capability, call.input),
+    content: commandContent(operation),
     _meta: { tool_name: call.name },
   });
-}
-
-/** `echo (MCP: fixture)`: the server's own title for the tool when it gives one. */
-function mcpTitle(tool: McpTool): string {
-  return `${tool.title ?? tool.toolName} (MCP: ${tool.server})`;
-}
-
-/** PreToolUse, then the permission policy: everything that may stop a call before it runs. */
-async function gateCall(
-  session: AgentSession,
-  call: HookedCall,
-  target: ToolTarget,
-  turn: ToolTurn,
-  deps: ToolCallDeps,
-): Promise<Gate> {
-  const pre = await runPreToolUseHooks(session, turn, call);
-  if (pre.kind === "deny") {
-    return {
-      kind: "refused",
-      execution: refused(pre.modelText),
-      meta: { "llama-agent/hook": { event: "PreToolUse", decision: "deny", reason: pre.reason } },
-    };
-  }
-  if (pre.kind === "halt") {
-    return {
-      kind: "refused",
-      execution: refused(pre.modelText),
-      halt: { stopReason: pre.stopReason },
-    };
-  }
-  if (target.kind === "none") return { kind: "refused", execution: refused(target.message) };
-  const capability = capabilityOfTarget(target);
-  if (pre.rewritten) {
-    const invalid = invalidRewrite(target, pre.input, call.name);
-    if (invalid !== undefined) {
-      return {
-        kind: "refused",
-        execution: refused(
-          `PreToolUse:${call.name} hook error: the hook's updatedInput is invalid: ${invalid}`,
-        ),
-      };
-    }
-    // The client sees the call as it will run.
-    const presentation = toolCallPresentation({
-      name: call.name,
-      capability,
-      input: pre.input,
-      cwd: session.cwd,
-    });
-    session.send({
-      sessionUpdate: "tool_call_update",
-      toolCallId: call.toolCallId,
-      title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
-      rawInput: pre.input,
-      locations: presentation.locations,
-      content: commandContent(capability, pre.input),
-    });
-  }
-  const allowed = await permitted(
-    session,
-    {
-      toolCallId: call.toolCallId,
-      name: call.name,
-      input: pre.input,
-      capability,
-      ...(target.kind === "mcp" ? { title: mcpTitle(target.tool) } : {}),
-      hookPermission: pre.permission,
-    },
-    turn.signal,
-    deps,
-  );
-  if (turn.signal.aborted) {
-    return {
-      kind: "refused",
-      execution: refused("The tool call was cancelled before it ran", true),
-    };
-  }
-  if (!allowed) {
-    return {
-      kind: "refused",
-      execution: refused(`The user denied permission to run ${call.name}`),
-    };
-  }
-  return { kind: "dispatch", input: pre.input, forModel: pre.forModel };
-}
-
-/** Why a hook's rewritten input cannot run, or undefined when it can. */
-function invalidRewrite(target: ToolTarget, input: unknown, name: string): string | undefined {
-  if (target.kind === "builtin") {
-    const parsed = parseToolInput(target.capability, input, name);
-    return parsed.ok ? undefined : parsed.message;
-  }
-  // The server validates against its own schema; an MCP call's arguments are an object.
-  const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
-  return isObject ? undefined : `${name} takes a JSON object`;
 }
 
 function dispatch(
   session: AgentSession,
   call: HookedCall,
   target: Exclude<ToolTarget, { kind: "none" }>,
-  input: unknown,
+  gate: Extract<Gate, { kind: "dispatch" }>,
   signal: AbortSignal,
   deps: ToolCallDeps,
 ): Promise<ToolExecution> {
+  const { parsed } = gate;
   session.send({
     sessionUpdate: "tool_call_update",
     toolCallId: call.toolCallId,
     status: "in_progress",
   });
-  if (target.kind === "mcp") return deps.mcp.call(target.tool, input, signal);
-  return executeTool({ name: call.name, capability: target.capability, input }, {
-    cwd: session.cwd,
-    files: deps.files,
-    shell: deps.shell,
-    signal,
-    onTerminal: (terminalId) =>
+  if (target.kind === "mcp") return deps.mcp.call(target.tool, gate.input, signal);
+  if (parsed === undefined || !parsed.ok) {
+    const message = parsed?.message ?? `Cannot run ${call.name}: its input was not read`;
+    return Promise.resolve(failedExecution(message));
+  }
+  return session.toolKit.execute(
+    parsed.operation,
+    executorDeps(session, signal, deps, (terminalId) =>
       // Embedded while it runs, so the editor shows the output live.
       session.send({
         sessionUpdate: "tool_call_update",
         toolCallId: call.toolCallId,
         content: [{ type: "terminal", terminalId }],
-      }),
-  });
-}
-
-function refused(message: string, interrupted = false): ToolExecution {
-  const content: ToolCallContent[] = [{
-    type: "content",
-    content: { type: "text", text: message },
-  }];
-  return {
-    status: "failed",
-    modelText: message,
-    content,
-    rawOutput: { error: message },
-    interrupted,
-  };
+      })),
+  );
 }

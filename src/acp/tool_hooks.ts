@@ -9,7 +9,7 @@ import {
   blockingErrorMessage,
   preToolUseDeniedMessage,
 } from "../hooks/hook_messages.ts";
-import type { ToolExecution } from "../agent/tool_executor.ts";
+import type { ToolExecution } from "../agent/tool_kit.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
 import type { TurnHookContext } from "./turn_hooks.ts";
@@ -104,15 +104,19 @@ export async function runPostToolHooks(
 ): Promise<PostToolOutcome> {
   const event = execution.status === "completed" ? "PostToolUse" : "PostToolUseFailure";
   if (!session.hooks.has(event)) return NOTHING;
-  const common = { tool_name: call.name, tool_input: call.input, tool_use_id: call.toolCallId };
+  // Claude Code's key order: `tool_response` comes before `tool_use_id` (hooks.md §12.10).
   const { decision } = event === "PostToolUse"
     ? await session.hooks.fire(event, call.name, {
-      ...common,
+      tool_name: call.name,
+      tool_input: call.input,
       tool_response: execution.rawOutput,
+      tool_use_id: call.toolCallId,
       duration_ms: durationMs,
     }, turn)
     : await session.hooks.fire(event, call.name, {
-      ...common,
+      tool_name: call.name,
+      tool_input: call.input,
+      tool_use_id: call.toolCallId,
       error: execution.modelText,
       is_interrupt: execution.interrupted,
       duration_ms: durationMs,

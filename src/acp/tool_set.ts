@@ -15,7 +15,6 @@ import type { FileAccess, FileReadOptions, FileWriteOptions } from "../agent/fil
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { LocalShellRunner } from "../agent/local_shell_runner.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
-import { toolDefinitions } from "../agent/tool_input.ts";
 import type { ToolDefinition } from "../model/model.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -23,6 +22,8 @@ import type { AgentSession } from "./agent_session.ts";
 export interface ToolPlaces {
   readonly files: FileAccess;
   readonly shell: ShellRunner;
+  /** The allowed roots, resolved: where glob and grep may walk. */
+  readonly roots: readonly string[];
 }
 
 export interface ToolSet extends ToolPlaces {
@@ -57,7 +58,7 @@ export function toolSetFor(
   const shell: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request })
     : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
-  return { definitions: toolDefinitions(), files, shell };
+  return { definitions: session.toolKit.definitions(), files, shell, roots };
 }
 
 /**

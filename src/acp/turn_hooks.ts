@@ -88,6 +88,8 @@ export async function runStopHooks(
   const { decision } = await session.hooks.fire("Stop", null, {
     stop_hook_active: fields.stopHookActive,
     last_assistant_message: fields.lastAssistantMessage,
+    background_tasks: [],
+    session_crons: [],
   }, turn);
   for (const notice of hookNotices(decision, null)) session.notice(notice);
   const verdict = decision.verdict;

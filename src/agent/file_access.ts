@@ -17,10 +17,11 @@ export interface FileWriteOptions {
 }
 
 /**
- * Why an access failed: the file is not there (for a write: show it as new), the path is outside
- * the allowed roots, the signal aborted, or anything else.
+ * Why an access failed: the file is not there (for a write: show it as new), a read found a
+ * directory (Claude Code tells the model so in its own words), the path is outside the allowed
+ * roots, the signal aborted, or anything else.
  */
-export type FileAccessFailure = "not_found" | "refused" | "cancelled" | "failed";
+export type FileAccessFailure = "not_found" | "is_directory" | "refused" | "cancelled" | "failed";
 
 export type FileReadResult =
   | { readonly ok: true; readonly content: string }

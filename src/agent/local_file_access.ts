@@ -63,7 +63,10 @@ export class LocalFileAccess implements FileAccess {
         opened.file.close();
       }
     } catch (error) {
-      return fail(failureOf(error, options.signal), describeFsError(error));
+      const failure = error instanceof Deno.errors.IsADirectory && !options.signal?.aborted
+        ? "is_directory"
+        : failureOf(error, options.signal);
+      return fail(failure, describeFsError(error));
     }
     let text: string;
     try {

@@ -3,6 +3,7 @@
  * only; progress and logs go to stderr. It runs until the client closes stdin, and answers what
  * it had read by then before it exits (framing and order: `stdio_stream.ts`).
  */
+import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { resolve } from "node:path";
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
@@ -78,6 +79,7 @@ const spec: CommandSpec = {
       choices: ["auto", "off"],
       description: "Use a GPU when one is usable (default: auto)",
     },
+    COMPAT_FLAG,
     {
       name: "permission-policy",
       type: "string",
@@ -172,6 +174,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     numbers[name] = Number(value);
   }
 
+  const chosen = compatProfileFromFlags(flags, io);
+  if (!chosen.ok) return fail(io, chosen.message).exitCode;
+
   await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
   let rules: readonly PermissionRule[] = [];
@@ -222,6 +227,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    profile: chosen.profile,
     mcp: {
       startTimeoutMs: seconds(numbers["mcp-start-timeout"]),
       callTimeoutMs: seconds(numbers["mcp-call-timeout"]),

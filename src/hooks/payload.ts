@@ -35,8 +35,8 @@ export type EventFields = EveryFiredEvent<{
   PostToolUse: {
     tool_name: string;
     tool_input: unknown;
-    tool_use_id: string;
     tool_response: unknown;
+    tool_use_id: string;
     duration_ms: number;
   };
   PostToolUseFailure: {
@@ -52,7 +52,13 @@ export type EventFields = EveryFiredEvent<{
     message: string;
     title: string;
   };
-  Stop: { stop_hook_active: boolean; last_assistant_message: string };
+  Stop: {
+    stop_hook_active: boolean;
+    last_assistant_message: string;
+    /** Always empty: llama-agent runs no background tasks or session crons. */
+    background_tasks: readonly unknown[];
+    session_crons: readonly unknown[];
+  };
 }>;
 
 export interface PayloadSession {
@@ -64,11 +70,25 @@ export interface PayloadSession {
   readonly promptId?: string;
   /** Never sent on SessionStart, as in Claude Code. */
   readonly permissionMode?: PermissionMode;
+  /**
+   * The profile's effort level (compat_profile.ts): sent after `permission_mode` on the events
+   * Claude Code sends it on; absent in the default profile.
+   */
+  readonly effort?: { readonly level: string } | null;
 }
+
+/** The events Claude Code 2.1.332 sends `effort` on. */
+const EFFORT_EVENTS: ReadonlySet<FiredEventName> = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+]);
 
 /**
  * The common fields in Claude Code's order (`session_id`, `transcript_path`, `cwd`, `prompt_id`,
- * `permission_mode`, `hook_event_name`), then the event's own fields in the order given.
+ * `permission_mode`, [`effort`], `hook_event_name`), then the event's own fields in the order
+ * given.
  */
 export function buildPayload<E extends FiredEventName>(
   event: E,
@@ -85,6 +105,7 @@ export function buildPayload<E extends FiredEventName>(
   if (!atStart && session.permissionMode !== undefined) {
     payload.permission_mode = session.permissionMode;
   }
+  if (session.effort && EFFORT_EVENTS.has(event)) payload.effort = { ...session.effort };
   payload.hook_event_name = event;
   return { ...payload, ...fields };
 }

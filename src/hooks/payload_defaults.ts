@@ -63,13 +63,24 @@ function defaultFields(
     case "PreToolUse":
       return tool;
     case "PostToolUse":
-      return { ...tool, tool_response: {}, duration_ms: 0 };
+      return {
+        tool_name: tool.tool_name,
+        tool_input: tool.tool_input,
+        tool_response: {},
+        tool_use_id: tool.tool_use_id,
+        duration_ms: 0,
+      };
     case "PostToolUseFailure":
       return { ...tool, error: "", is_interrupt: false, duration_ms: 0 };
     case "Notification":
       return { notification_type: "agent_message", message: "", title: "" };
     case "Stop":
-      return { stop_hook_active: false, last_assistant_message: "" };
+      return {
+        stop_hook_active: false,
+        last_assistant_message: "",
+        background_tasks: [],
+        session_crons: [],
+      };
     default:
       return event satisfies never;
   }

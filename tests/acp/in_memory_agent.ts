@@ -3,6 +3,7 @@
  * HOME, a scripted model, and a client whose answers each test chooses. Most protocol
  * behaviour is specified here; tests/e2e runs the same over real stdio.
  */
+import { compatProfile, type CompatProfileId } from "../../src/profile/compat_profile.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type {
   ClientCapabilities,
@@ -50,6 +51,8 @@ export interface InMemoryOptions {
   readonly mode?: PermissionModeId;
   readonly rules?: readonly PermissionRule[];
   readonly maxToolRounds?: number;
+  /** How the agent presents itself to hooks (default: llama). */
+  readonly profile?: CompatProfileId;
   readonly clientCapabilities?: ClientCapabilities;
   readonly onPermission?: (
     request: RequestPermissionRequest,
@@ -111,6 +114,7 @@ export async function withInMemoryAgent(
     defaultMode: options.mode ?? "auto-approve-reads",
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
+    profile: compatProfile(options.profile),
     hookRunner: options.hookRunner ??
       ((roots) =>
         createHandlerRunner({

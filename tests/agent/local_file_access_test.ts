@@ -54,9 +54,11 @@ eachOpener("a local read returns the whole file, or the lines asked for", async 
 });
 
 /** Reasons for the files of the test below: what `Cannot read "<path>": ` goes on with. */
-const READ_FAILURES: ReadonlyArray<readonly [string, "not_found" | "failed", string]> = [
+const READ_FAILURES: ReadonlyArray<
+  readonly [string, "not_found" | "is_directory" | "failed", string]
+> = [
   ["missing.txt", "not_found", "no such file"],
-  ["dir", "failed", "it is a directory"],
+  ["dir", "is_directory", "it is a directory"],
   ["image.bin", "failed", "it is not a UTF-8 text file"],
   [
     "big.txt",

@@ -196,6 +196,8 @@ Deno.test("UserPromptSubmit, Stop and Notification hooks around real prompt turn
           ...TURN_PAYLOAD_KEYS,
           "stop_hook_active",
           "last_assistant_message",
+          "background_tasks",
+          "session_crons",
         ]);
         assertEquals(stop.payload.prompt_id, ups.payload.prompt_id, "one prompt_id per turn");
         assertEquals(stop.payload.stop_hook_active, false);

@@ -240,8 +240,8 @@ Deno.test("tool hooks at the dispatch seam: deny, rewrite, ask, allow, matchers,
         assertEquals(Object.keys(run.payload).slice(6), [
           "tool_name",
           "tool_input",
-          "tool_use_id",
           "tool_response",
+          "tool_use_id",
           "duration_ms",
         ]);
         assertEquals(run.payload.hook_event_name, "PostToolUse");

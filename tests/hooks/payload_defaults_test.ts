@@ -75,8 +75,8 @@ Deno.test("every fired event gets its own default fields, in order", () => {
       hook_event_name: "PostToolUse",
       tool_name: "fs_read",
       tool_input: {},
-      tool_use_id: "toolu_id-1",
       tool_response: {},
+      tool_use_id: "toolu_id-1",
       duration_ms: 0,
     }],
     ["PostToolUseFailure", { tool_name: "fs_read" }, {
@@ -101,6 +101,8 @@ Deno.test("every fired event gets its own default fields, in order", () => {
       hook_event_name: "Stop",
       stop_hook_active: false,
       last_assistant_message: "",
+      background_tasks: [],
+      session_crons: [],
     }],
   ];
   for (const [event, partial, expected] of cases) {
@@ -152,6 +154,8 @@ Deno.test("fields the event does not define are kept, after the event's own", ()
     hook_event_name: "Stop",
     stop_hook_active: true,
     last_assistant_message: "",
+    background_tasks: [],
+    session_crons: [],
     extra: [1, 2],
   });
   assertEquals(Object.keys(payload).at(-1), "extra");
@@ -240,6 +244,8 @@ Deno.test("a session without prompt_id or permission_mode leaves them out", () =
     "hook_event_name",
     "stop_hook_active",
     "last_assistant_message",
+    "background_tasks",
+    "session_crons",
   ]);
 });
 
@@ -260,4 +266,34 @@ Deno.test("a tool_name that is not a string says so", () => {
     cwd: "/p",
   });
   assertEquals(completed, { ok: false, error: '"tool_name" must be a string for PreToolUse' });
+});
+
+Deno.test("a completed PostToolUse has tool_response before tool_use_id, as Claude Code sends it", () => {
+  const completed = completePayload("PostToolUse", { tool_name: "Bash" }, SESSION, () => "x");
+  assert(completed.ok);
+  assertEquals(Object.keys(completed.payload).slice(6), [
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_use_id",
+    "duration_ms",
+  ]);
+});
+
+Deno.test("the claude profile's effort comes after permission_mode on tool events only", () => {
+  const claude = { ...SESSION, effort: { level: "medium" } };
+  const pre = completePayload("PreToolUse", { tool_name: "Bash" }, claude, () => "x");
+  assert(pre.ok);
+  assertEquals(Object.keys(pre.payload).slice(4, 7), [
+    "permission_mode",
+    "effort",
+    "hook_event_name",
+  ]);
+  assertEquals(pre.payload.effort, { level: "medium" });
+  const prompt = completePayload("UserPromptSubmit", { prompt: "hi" }, claude, () => "x");
+  assert(prompt.ok);
+  assertEquals("effort" in prompt.payload, false);
+  const llama = completePayload("PreToolUse", { tool_name: "shell" }, SESSION, () => "x");
+  assert(llama.ok);
+  assertEquals("effort" in llama.payload, false);
 });

@@ -54,7 +54,12 @@ Deno.test("prompt_id and permission_mode are absent when not given", () => {
   const payload = buildPayload(
     "Stop",
     { sessionId: "s", transcriptPath: "/t", cwd: "/c" },
-    { stop_hook_active: false, last_assistant_message: "done" },
+    {
+      stop_hook_active: false,
+      last_assistant_message: "done",
+      background_tasks: [],
+      session_crons: [],
+    },
   );
   assertEquals(Object.keys(payload), [
     "session_id",
@@ -63,6 +68,8 @@ Deno.test("prompt_id and permission_mode are absent when not given", () => {
     "hook_event_name",
     "stop_hook_active",
     "last_assistant_message",
+    "background_tasks",
+    "session_crons",
   ]);
 });
 

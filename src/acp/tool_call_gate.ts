@@ -1,0 +1,269 @@
+/**
+ * What may stop a tool call before it runs, in order: the profile's own check of the input (the
+ * `claude` profile refuses bad input before any hook, claude-compat.md §0.2), PreToolUse hooks
+ * (deny, stop, rewrite), and the permission policy. The call either is refused, with what the
+ * model reads, or is cleared to run with the input hooks saw.
+ */
+import type { McpServers } from "../agent/mcp/mcp_servers.ts";
+import type { McpTool } from "../agent/mcp/mcp_connection.ts";
+import type { PermissionRule } from "../agent/permission_rules.ts";
+import {
+  failedExecution,
+  type ParsedCall,
+  type ToolExecution,
+  type ToolExecutorDeps,
+} from "../agent/tool_kit.ts";
+import { INPUT_VALIDATION_PREFIX } from "../agent/claude_tool_input.ts";
+import type { ToolOperation } from "../agent/tool_operation.ts";
+import { toolCallPresentation } from "../agent/tool_presentation.ts";
+import { capabilityOf } from "../profile/compat_profile.ts";
+import type { ToolCapability } from "../profile/tool_identity.ts";
+import type { AgentSession } from "./agent_session.ts";
+import { permitted } from "./permission_step.ts";
+import { commandContent } from "./tool_call_content.ts";
+import type { ResultBudget } from "./prompt_turn.ts";
+import { type HookedCall, runPreToolUseHooks } from "./tool_hooks.ts";
+import type { ToolPlaces } from "./tool_set.ts";
+import type { TurnHookContext } from "./turn_hooks.ts";
+
+export interface ToolCallDeps extends ToolPlaces {
+  readonly rules: readonly PermissionRule[];
+  /** The session's MCP servers: `mcp__<server>__<tool>` calls go to them. */
+  readonly mcp: Pick<McpServers, "lookup" | "call" | "toolNames">;
+}
+
+export interface ToolTurn extends TurnHookContext {
+  readonly budget: ResultBudget;
+}
+
+/** What an emitted tool name runs: a built-in capability, an MCP server's tool, or nothing. */
+export type ToolTarget =
+  | { readonly kind: "builtin"; readonly capability: ToolCapability }
+  | { readonly kind: "mcp"; readonly tool: McpTool }
+  | { readonly kind: "none"; readonly message: string };
+
+/** What happened before dispatch: refused (with why), or cleared to run with this input. */
+export type Gate =
+  | {
+    readonly kind: "refused";
+    readonly execution: ToolExecution;
+    readonly meta?: Record<string, unknown>;
+    readonly halt?: { readonly stopReason: string | null };
+    /** Refused before any hook ran (the claude profile's input check): no Post hook either. */
+    readonly beforeHooks?: boolean;
+    /** The input the record keeps. */
+    readonly input?: unknown;
+  }
+  | {
+    readonly kind: "dispatch";
+    /** What hooks saw as `tool_input`, and the record keeps. */
+    readonly input: unknown;
+    /** A built-in call's input, parsed (a failure runs as a failed call in the llama profile). */
+    readonly parsed: ParsedCall | undefined;
+    readonly forModel: readonly string[];
+  };
+
+export function toolTarget(session: AgentSession, name: string, deps: ToolCallDeps): ToolTarget {
+  const { profile } = session.toolKit;
+  const capability = capabilityOf(profile, name);
+  if (capability !== undefined) return { kind: "builtin", capability };
+  const found = deps.mcp.lookup(name);
+  if (found.kind === "tool") return { kind: "mcp", tool: found.tool };
+  if (found.kind === "unavailable") return { kind: "none", message: found.message };
+  if (profile.validatesBeforeHooks) {
+    return { kind: "none", message: `Error: No such tool available: ${name}` };
+  }
+  const names = [...profile.tools.map((tool) => tool.name), ...deps.mcp.toolNames()];
+  return { kind: "none", message: `Unknown tool "${name}": the tools are ${names.join(", ")}` };
+}
+
+export function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {
+  return target.kind === "builtin" ? target.capability : undefined;
+}
+
+export function operationOf(parsed: ParsedCall | undefined): ToolOperation | undefined {
+  return parsed?.ok ? parsed.operation : undefined;
+}
+
+/** `echo (MCP: fixture)`: the server's own title for the tool when it gives one. */
+export function mcpTitle(tool: McpTool): string {
+  return `${tool.title ?? tool.toolName} (MCP: ${tool.server})`;
+}
+
+export function executorDeps(
+  session: AgentSession,
+  signal: AbortSignal,
+  deps: ToolCallDeps,
+  onTerminal?: (terminalId: string) => void,
+): ToolExecutorDeps {
+  return {
+    cwd: session.cwd,
+    roots: deps.roots,
+    files: deps.files,
+    shell: deps.shell,
+    signal,
+    ...(onTerminal === undefined ? {} : { onTerminal }),
+  };
+}
+
+/**
+ * What Claude Code checks before any hook (claude-compat.md §0.2): the tool exists, its input
+ * fits the schema, and (for an edit) the file allows it. The problem, or undefined.
+ */
+async function checkBeforeHooks(
+  session: AgentSession,
+  target: ToolTarget,
+  parsed: ParsedCall | undefined,
+  signal: AbortSignal,
+  deps: ToolCallDeps,
+): Promise<string | undefined> {
+  if (target.kind === "none") return target.message;
+  if (parsed === undefined) return undefined;
+  if (!parsed.ok) return parsed.message;
+  return await session.toolKit.precheck(parsed.operation, executorDeps(session, signal, deps));
+}
+
+/**
+ * What may stop a call before it runs: the profile's input check, PreToolUse, the permission
+ * policy.
+ */
+export async function gateCall(
+  session: AgentSession,
+  call: HookedCall,
+  target: ToolTarget,
+  parsed: ParsedCall | undefined,
+  turn: ToolTurn,
+  deps: ToolCallDeps,
+): Promise<Gate> {
+  const kit = session.toolKit;
+  let hooked = call;
+  if (kit.profile.validatesBeforeHooks) {
+    const problem = await checkBeforeHooks(session, target, parsed, turn.signal, deps);
+    if (problem !== undefined) {
+      return {
+        kind: "refused",
+        execution: failedExecution(kit.validationFailure(problem)),
+        beforeHooks: true,
+      };
+    }
+    // Hooks see Claude Code's parsed input: defaults added, schema order, absolute paths.
+    if (parsed?.ok) hooked = { ...call, input: parsed.hookInput };
+  }
+  const pre = await runPreToolUseHooks(session, turn, hooked);
+  if (pre.kind === "deny") {
+    return {
+      kind: "refused",
+      execution: failedExecution(pre.modelText),
+      meta: { "llama-agent/hook": { event: "PreToolUse", decision: "deny", reason: pre.reason } },
+      input: hooked.input,
+    };
+  }
+  if (pre.kind === "halt") {
+    return {
+      kind: "refused",
+      execution: failedExecution(pre.modelText),
+      halt: { stopReason: pre.stopReason },
+      input: hooked.input,
+    };
+  }
+  if (target.kind === "none") {
+    return { kind: "refused", execution: failedExecution(target.message), input: hooked.input };
+  }
+  const capability = capabilityOfTarget(target);
+  let input = hooked.input;
+  let final = parsed;
+  if (pre.rewritten) {
+    const rewrite = checkRewrite(session, target, pre.input, call.name);
+    if (!rewrite.ok) {
+      return {
+        kind: "refused",
+        execution: failedExecution(invalidRewriteText(session, call.name, rewrite.message)),
+        input: pre.input,
+      };
+    }
+    final = rewrite.parsed;
+    input = final?.ok && kit.profile.validatesBeforeHooks ? final.hookInput : pre.input;
+    // The client sees the call as it will run.
+    const operation = operationOf(final);
+    const presentation = toolCallPresentation({
+      name: call.name,
+      capability,
+      operation,
+      cwd: session.cwd,
+    });
+    session.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: call.toolCallId,
+      title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
+      rawInput: pre.input,
+      locations: presentation.locations,
+      content: commandContent(operation),
+    });
+  }
+  const allowed = await permitted(
+    session,
+    {
+      toolCallId: call.toolCallId,
+      name: call.name,
+      input,
+      capability,
+      operation: operationOf(final),
+      ...(target.kind === "mcp" ? { title: mcpTitle(target.tool) } : {}),
+      hookPermission: pre.permission,
+    },
+    turn.signal,
+    deps,
+  );
+  if (turn.signal.aborted) {
+    return {
+      kind: "refused",
+      execution: failedExecution("The tool call was cancelled before it ran", true),
+      input,
+    };
+  }
+  if (!allowed) {
+    return {
+      kind: "refused",
+      execution: failedExecution(`The user denied permission to run ${call.name}`),
+      input,
+    };
+  }
+  const dispatchInput = target.kind === "mcp" ? pre.input : input;
+  return { kind: "dispatch", input: dispatchInput, parsed: final, forModel: pre.forModel };
+}
+
+/**
+ * The model's result for a hook's `updatedInput` that does not fit the tool: Claude Code's
+ * words in the profile that validates first (hooks.md §12.9), ours otherwise.
+ */
+function invalidRewriteText(session: AgentSession, name: string, problem: string): string {
+  if (!session.toolKit.profile.validatesBeforeHooks) {
+    return `PreToolUse:${name} hook error: the hook's updatedInput is invalid: ${problem}`;
+  }
+  const issue = problem.startsWith(INPUT_VALIDATION_PREFIX)
+    ? problem.slice(INPUT_VALIDATION_PREFIX.length)
+    : problem;
+  return `PreToolUse hook for ${name} returned updatedInput that failed schema validation: ` +
+    `${issue}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
+}
+
+/** A hook's rewritten input, checked: parsed for a built-in tool, an object for an MCP tool. */
+function checkRewrite(
+  session: AgentSession,
+  target: Exclude<ToolTarget, { kind: "none" }>,
+  input: unknown,
+  name: string,
+):
+  | { readonly ok: true; readonly parsed: ParsedCall | undefined }
+  | { readonly ok: false; readonly message: string } {
+  if (target.kind === "builtin") {
+    const parsed = session.toolKit.parse(target.capability, input, name, session.cwd);
+    return parsed.ok ? { ok: true, parsed } : { ok: false, message: parsed.message };
+  }
+  // The server validates against its own schema; an MCP call's arguments are an object.
+  const isObject = typeof input === "object" && input !== null && !Array.isArray(input);
+  return isObject ? { ok: true, parsed: undefined } : {
+    ok: false,
+    message: `${name} takes a JSON object`,
+  };
+}

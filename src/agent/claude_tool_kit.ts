@@ -1,0 +1,85 @@
+/**
+ * The `claude` profile's tools (claude-compat.md): Claude Code's Bash, Read, Write, Edit, Glob
+ * and Grep, their parsed input as hooks' `tool_input`, their `tool_response`s and result texts,
+ * and the checks Claude Code makes before any hook (a call refused there fires no tool hook and
+ * the model reads `<tool_use_error>…</tool_use_error>`).
+ *
+ * One kit per session: it remembers what the model has read, to refuse a write over a file
+ * changed since (file_read_state.ts).
+ */
+import { errorMessage } from "../error.ts";
+import { compatProfile } from "../profile/compat_profile.ts";
+import { editProblem, writeProblem } from "./claude_file_checks.ts";
+import { editFileText, readFileLines, writeWholeFile } from "./claude_file_results.ts";
+import { globForModel, grepForModel } from "./claude_search_results.ts";
+import { runBash } from "./claude_shell_result.ts";
+import { claudeToolDefinitions } from "./claude_tool_definitions.ts";
+import { parseClaudeToolInput } from "./claude_tool_input.ts";
+import { FileReadState } from "./file_read_state.ts";
+import {
+  failedExecution,
+  type ToolExecution,
+  type ToolExecutorDeps,
+  type ToolKit,
+} from "./tool_kit.ts";
+import type { ToolOperation } from "./tool_operation.ts";
+
+export function claudeToolKit(): ToolKit {
+  const state = new FileReadState();
+  return {
+    profile: compatProfile("claude"),
+    definitions: claudeToolDefinitions,
+    parse: parseClaudeToolInput,
+    async precheck(operation, deps) {
+      switch (operation.capability) {
+        case "fs_write":
+          return await writeProblem(operation, deps, state);
+        case "fs_edit":
+          return await editProblem(operation, deps, state);
+        case "shell":
+        case "fs_read":
+        case "fs_glob":
+        case "fs_grep":
+          return undefined;
+        default:
+          return operation satisfies never;
+      }
+    },
+    validationFailure: (message) => `<tool_use_error>${message}</tool_use_error>`,
+    execute: (operation, deps) => execute(operation, deps, state),
+  };
+}
+
+async function execute(
+  operation: ToolOperation,
+  deps: ToolExecutorDeps,
+  state: FileReadState,
+): Promise<ToolExecution> {
+  if (deps.signal?.aborted) {
+    return failedExecution("The tool call was cancelled before it ran", true);
+  }
+  try {
+    switch (operation.capability) {
+      case "shell":
+        // `run_in_background` runs in the foreground: background tasks are not offered here.
+        return await runBash(operation, deps);
+      case "fs_read":
+        return await readFileLines(operation, deps, state);
+      case "fs_write":
+        return await writeWholeFile(operation, deps, state);
+      case "fs_edit":
+        return await editFileText(operation, deps, state);
+      case "fs_glob":
+        return await globForModel(operation, deps);
+      case "fs_grep":
+        return await grepForModel(operation, deps);
+      default:
+        return operation satisfies never;
+    }
+  } catch (error) {
+    // The doors answer with values; reaching this is a bug, but the model still gets a result.
+    return failedExecution(
+      `Internal error while running ${operation.capability}: ${errorMessage(error)}`,
+    );
+  }
+}
