@@ -14,6 +14,7 @@ import { selectRegistrations } from "../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
 import { loadSettingsChain } from "../src/hooks/settings_chain.ts";
 import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
+import { compatProfile } from "../src/profile/compat_profile.ts";
 import { bareSpawn } from "./bare_spawn.ts";
 import { measureInterleaved, median, printFigure, timeOnce } from "./bench_stats.ts";
 
@@ -36,6 +37,7 @@ try {
   await benchParallelHooks();
   await benchNodeSpawn();
   await benchChainLoading();
+  await benchIfRules();
 } finally {
   installOrphanGuard(previousGuard);
   await guard.close();
@@ -240,5 +242,48 @@ async function benchChainLoading(): Promise<void> {
     baseline: "read + JSON.parse of the same file",
     baseline_median_ms: median(loads.baseline),
     target_median_ms_max: 5,
+  });
+}
+
+/**
+ * What `if` rules add to choosing the hooks of one tool call: 50 `Bash` hooks, each gated by a
+ * rule, on a compound command (split, each part tested), against the same 50 hooks without `if`.
+ */
+async function benchIfRules(): Promise<void> {
+  const hooks = (withIf: boolean) =>
+    Array.from({ length: 50 }, (_, i) => ({
+      type: "command",
+      command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook_${i}.sh`,
+      ...(withIf ? { if: i % 2 === 0 ? `Bash(git commit:*)` : `Bash(npm test *)` } : {}),
+    }));
+  const plain = await project("if-plain", {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: hooks(false) }] },
+  });
+  const gated = await project("if-gated", {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: hooks(true) }] },
+  });
+  const plainHooks = await loadSessionHooks(plain, `${root}/h`);
+  const gatedHooks = await loadSessionHooks(gated, `${root}/h`);
+  const subject = (cwd: string) => ({
+    profile: compatProfile("claude"),
+    projectDir: cwd,
+    toolInput: { command: 'cd src && npm test -- --grep "a && b" | tee log; git status' },
+  });
+  const select = (loaded: SessionHooks, cwd: string) => () => {
+    for (let i = 0; i < 100; i++) {
+      selectRegistrations(loaded.registry, "PreToolUse", "Bash", subject(cwd));
+    }
+    return Promise.resolve();
+  };
+  const runs = await measureInterleaved(
+    quick ? 50 : 300,
+    select(plainHooks, plain),
+    select(gatedHooks, gated),
+  );
+  printFigure({
+    bench: "select_fifty_if_gated_hooks_vs_fifty_plain (per call)",
+    median_ms: median(runs.measured) / 100,
+    baseline: "the same 50 hooks without if",
+    baseline_median_ms: median(runs.baseline) / 100,
   });
 }

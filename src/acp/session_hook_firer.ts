@@ -8,8 +8,9 @@ import { formatDiagnostic } from "../hooks/diagnostic.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import { fireHooks, type HookFiring } from "../hooks/hook_engine.ts";
 import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
-import { selectRegistrations } from "../hooks/registry.ts";
+import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 
 /** Who is firing: read at each firing, so `permission_mode` follows the session's mode. */
 export interface HookSessionView {
@@ -41,8 +42,15 @@ export interface SessionHookFirer {
 /**
  * Observes every firing of every session (`hooks test` records them). `order` counts firings as
  * they start, so firings that finish out of order can be put back in the order they happened.
+ * `unmatched` is the event's registrations that did not run and why (`hooks test --explain`):
+ * only the firing knows the tool call its `if` rules were tested against.
  */
-export type FiringObserver = (sessionId: string, firing: HookFiring, order: number) => void;
+export type FiringObserver = (
+  sessionId: string,
+  firing: HookFiring,
+  order: number,
+  unmatched: readonly Unmatched[],
+) => void;
 
 let firingsStarted = 0;
 
@@ -50,10 +58,12 @@ export async function createSessionHookFirer(options: {
   readonly session: HookSessionView;
   readonly home: string | undefined;
   readonly runHandler: HandlerRunner;
+  /** How the agent presents itself to hooks (`effort`, the tool names `if` rules name). */
+  readonly profile: CompatProfile;
   readonly log: (line: string) => void;
   readonly observe?: FiringObserver;
 }): Promise<SessionHookFirer> {
-  const { session, runHandler, observe } = options;
+  const { session, runHandler, observe, profile } = options;
   const hooks = await loadSessionHooks(session.cwd, options.home);
   // Configuration problems are data: the session goes on with the valid entries, and says so.
   for (const diagnostic of hooks.loaded.diagnostics) {
@@ -64,13 +74,20 @@ export async function createSessionHookFirer(options: {
     has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
     async fire(event, matcherValue, fields, fireOptions = {}) {
       const order = ++firingsStarted;
-      const { matched } = selectRegistrations(hooks.registry, event, matcherValue);
+      // `if` rules read the tool call; on other events there is none and any `if` fails.
+      const toolInput = "tool_input" in fields ? fields.tool_input : undefined;
+      const { matched, unmatched } = selectRegistrations(hooks.registry, event, matcherValue, {
+        profile,
+        projectDir: session.cwd,
+        toolInput,
+      });
       const payload = buildPayload(event, {
         sessionId: session.id,
         transcriptPath: session.transcriptPath,
         cwd: session.cwd,
         promptId: fireOptions.promptId,
         permissionMode: session.permissionMode(),
+        effort: profile.effort,
       }, fields);
       const firing = await fireHooks({
         event,
@@ -80,7 +97,7 @@ export async function createSessionHookFirer(options: {
         runHandler,
         context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
       });
-      observe?.(session.id, firing, order);
+      observe?.(session.id, firing, order, unmatched);
       return firing;
     },
   };

@@ -3,6 +3,7 @@
  * a session would, and show what every hook did and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
+import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
@@ -33,6 +34,7 @@ const spec: CommandSpec = {
     `EVENT is one of: ${FIRED_EVENTS.join(", ")}.`,
   flags: [
     CWD_FLAG,
+    COMPAT_FLAG,
     {
       name: "input",
       type: "string",
@@ -49,6 +51,7 @@ const spec: CommandSpec = {
   examples: [
     `llama-agent hooks run PreToolUse --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}'`,
     "llama-agent hooks run SessionStart",
+    `llama-agent hooks run PreToolUse --compat claude --input '{"tool_name":"Bash","tool_input":{"command":"git commit -m x"}}'`,
     "llama-agent hooks run Stop --input @stop.json --json",
   ],
 };
@@ -64,6 +67,9 @@ export const hooksRunCommand: CliCommand = {
     const inputFlag = invocation.flags["input"];
     const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
     if (!input.ok) return fail(io, input.error).exitCode;
+    const chosen = compatProfileFromFlags(invocation.flags, io);
+    if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const { profile } = chosen;
 
     const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"));
     const sessionId =
@@ -76,10 +82,15 @@ export const hooksRunCommand: CliCommand = {
       cwd: invocation.cwd,
       promptId: crypto.randomUUID(),
       permissionMode: permissionModeFor("auto-approve-reads"),
+      effort: profile.effort,
     });
     if (!completed.ok) return fail(io, `Invalid --input: ${completed.error}`).exitCode;
 
-    const selection = selectRegistrations(hooks.registry, event.name, completed.matcherValue);
+    const selection = selectRegistrations(hooks.registry, event.name, completed.matcherValue, {
+      profile,
+      projectDir: invocation.cwd,
+      toolInput: completed.payload["tool_input"],
+    });
     const abort = new AbortController();
     const onInterrupt = () => abort.abort();
     Deno.addSignalListener("SIGINT", onInterrupt);

@@ -4,6 +4,16 @@
  */
 import { z } from "zod";
 
+/**
+ * Handler-level `if` (claude-compat.md §7): one permission rule as a string, parsed by
+ * `parseIfRule` when the chain is loaded. Claude Code drops the whole file over a non-string
+ * `if`; the loader skips only the handler.
+ */
+const ifRule = z.string({
+  error: '"if" must be one rule as a string, e.g. "Bash(git *)": Claude Code would skip the ' +
+    "whole file over this, llama-agent skips only this handler",
+});
+
 const timeoutSeconds = z.number({ error: '"timeout" must be a number of seconds' })
   .positive({ error: '"timeout" must be a positive number of seconds' });
 
@@ -14,6 +24,7 @@ export const CommandHandlerConfig = z.looseObject({
   args: z.array(z.string(), { error: '"args" must be an array of strings' }).optional(),
   timeout: timeoutSeconds.optional(),
   onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
+  if: ifRule.optional(),
 });
 export type CommandHandlerConfig = z.infer<typeof CommandHandlerConfig>;
 
@@ -33,6 +44,7 @@ export const HttpHandlerConfig = z.looseObject({
     .optional(),
   timeout: timeoutSeconds.optional(),
   onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
+  if: ifRule.optional(),
 });
 export type HttpHandlerConfig = z.infer<typeof HttpHandlerConfig>;
 
@@ -42,6 +54,7 @@ const evaluatedFields = {
   model: z.string().optional(),
   timeout: timeoutSeconds.optional(),
   onFailure: z.literal("block", { error: '"onFailure" must be "block"' }).optional(),
+  if: ifRule.optional(),
 };
 
 export const PromptHandlerConfig = z.looseObject({ type: z.literal("prompt"), ...evaluatedFields });

@@ -3,6 +3,7 @@
  */
 import type { HookEventName } from "./event_table.ts";
 import type { HandlerConfig } from "./handler_config.ts";
+import type { IfRule } from "./if_rule.ts";
 import type { Matcher } from "./matcher.ts";
 
 /** Which file of the chain an entry came from, lowest precedence first. */
@@ -24,6 +25,8 @@ export interface Registration {
   readonly matcherSource: string | undefined;
   readonly matcher: Matcher;
   readonly handler: HandlerConfig;
+  /** The handler's `if` rule; null when it has none. Selection tests it after the matcher. */
+  readonly ifRule: IfRule | null;
   readonly source: SourceLocation;
   /** Position in chain order (user → project → local, then file order): decides ties. */
   readonly order: number;

@@ -7,10 +7,14 @@
  * settings file, it runs once"): at firing time, among the registrations of the event whose
  * matcher accepts the value, the first of each handler identity in chain order runs; later ones
  * are reported as duplicates. Dedup comes after matching, so a copy under a matcher that does
- * not apply never hides one that does.
+ * not apply never hides one that does. The same holds for `if` (claude-compat.md §7): it is
+ * tested after the matcher and before dedup, so a copy whose `if` fails never hides one that
+ * runs.
  */
-import type { EventGroup, HookEventName } from "./event_table.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
+import { type EventGroup, HOOK_EVENTS, type HookEventName } from "./event_table.ts";
 import { type HandlerConfig, handlerIdentity } from "./handler_config.ts";
+import { ifRuleMatches } from "./if_rule.ts";
 import { matches } from "./matcher.ts";
 import type { Registration, SourceLocation } from "./registration.ts";
 import type { LoadedSettings } from "./settings_chain.ts";
@@ -93,6 +97,7 @@ export function buildRegistry(
       matcherSource: entry.matcherSource,
       matcher: entry.matcher,
       handler: entry.handler,
+      ifRule: entry.ifRule,
       source: entry.source,
       order: registrations.length,
     };
@@ -110,14 +115,24 @@ const NOTHING: Selection = Object.freeze({
   unmatched: Object.freeze([]),
 });
 
+/** What an `if` rule is tested against on a tool event, besides the tool name. */
+export interface IfSubject {
+  readonly profile: CompatProfile;
+  /** The session's directory: relative path patterns start there. */
+  readonly projectDir: string;
+  readonly toolInput: unknown;
+}
+
 /**
  * The registrations one firing runs. `matcherValue` is the value the event's matcher is tested
  * against (`tool_name`, `source`, `notification_type`), or null where the matcher is ignored.
+ * `subject` is the tool call an `if` rule is tested against; without it no `if` holds.
  */
 export function selectRegistrations(
   registry: Registry,
   event: HookEventName,
   matcherValue: string | null,
+  subject?: IfSubject,
 ): Selection {
   const candidates = registry.byEvent.get(event);
   if (candidates === undefined) return NOTHING;
@@ -130,6 +145,11 @@ export function selectRegistrations(
       unmatched.push({ registration, reason });
       continue;
     }
+    const ifFails = ifRuleFailure(registration, event, matcherValue, subject);
+    if (ifFails !== null) {
+      unmatched.push({ registration, reason: ifFails });
+      continue;
+    }
     const first = firstByIdentity.get(identity);
     if (first !== undefined) {
       unmatched.push({ registration, reason: `duplicate of ${first.id}` });
@@ -139,4 +159,26 @@ export function selectRegistrations(
     matched.push(registration);
   }
   return { matched, unmatched };
+}
+
+/** Why a registration's `if` keeps it from running, or null when it runs (or has no `if`). */
+function ifRuleFailure(
+  registration: Registration,
+  event: HookEventName,
+  toolName: string | null,
+  subject: IfSubject | undefined,
+): string | null {
+  const rule = registration.ifRule;
+  if (rule === null) return null;
+  // Claude Code evaluates `if` only where there is a tool call; elsewhere the hook is skipped.
+  if (HOOK_EVENTS[event].matcherField !== "tool_name") {
+    return `"if" is not evaluated on "${event}", which is not a tool event: the hook never runs`;
+  }
+  if ("invalid" in rule) return `if "${rule.source}" never matches: ${rule.invalid}`;
+  if (subject === undefined || toolName === null) {
+    return `if "${rule.source}" is not evaluated: no tool input was given, so it does not match`;
+  }
+  const call = { toolName, toolInput: subject.toolInput };
+  if (ifRuleMatches(rule, call, subject)) return null;
+  return `if "${rule.source}" does not match`;
 }

@@ -16,6 +16,7 @@ import {
   HttpHandlerConfig,
   PromptHandlerConfig,
 } from "./handler_config.ts";
+import { type IfRule, parseIfRule } from "./if_rule.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import type { SettingsScope, SourceLocation } from "./registration.ts";
 import { parseSettingsFile, type SettingsFile } from "./settings_file.ts";
@@ -56,6 +57,8 @@ export interface LoadedHandler {
   readonly matcherSource: string | undefined;
   readonly matcher: Matcher;
   readonly handler: HandlerConfig;
+  /** The handler's `if`, parsed; null when it has none (or `""`). */
+  readonly ifRule: IfRule | null;
   readonly source: SourceLocation;
 }
 
@@ -261,6 +264,7 @@ function readGroup(
     matcherSource: matcher.source,
     matcher: matcher.matcher,
     handler,
+    ifRule: parseIfRule(handler.if ?? ""),
     source: location(ctx.scope, ctx.settings, pointer),
   }));
 }

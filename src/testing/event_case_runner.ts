@@ -74,12 +74,17 @@ async function fireAndCheck(
     cwd: place.cwd,
     promptId: `test-prompt-${index}`,
     permissionMode: permissionModeFor(DEFAULT_PERMISSION_MODE),
+    effort: input.profile.effort,
   }, () => `test_${index}`);
   if (!completed.ok) {
     return erroredCase(input, "event", started, `Invalid "input": ${completed.error}`);
   }
 
-  const selection = selectRegistrations(hooks.registry, event, completed.matcherValue);
+  const selection = selectRegistrations(hooks.registry, event, completed.matcherValue, {
+    profile: input.profile,
+    projectDir: place.cwd,
+    toolInput: completed.payload["tool_input"],
+  });
   const firing = await fireHooks({
     event,
     matcherValue: completed.matcherValue,

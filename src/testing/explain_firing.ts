@@ -53,12 +53,15 @@ function identify(registration: Registration) {
 }
 
 function whyMatched(registration: Registration, value: string | null): string {
+  const rule = registration.ifRule;
+  // Only a rule that held lets a hook run, so a hook that ran with an `if` says which.
+  const andIf = rule === null ? "" : `, and if "${rule.source}" matches`;
   if (value === null) return `${registration.event} has no matcher value: every hook runs`;
   const source = registration.matcherSource;
   if (source === undefined || source === "" || source === "*") {
-    return `matcher ${source === undefined ? "(none)" : `"${source}"`} matches everything`;
+    return `matcher ${source === undefined ? "(none)" : `"${source}"`} matches everything${andIf}`;
   }
-  return `matcher "${source}" matches "${value}"`;
+  return `matcher "${source}" matches "${value}"${andIf}`;
 }
 
 function rawResult(run: HookRun): Record<string, unknown> {

@@ -46,8 +46,7 @@ import type { Evaluator } from "../hooks/evaluator.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
-import { type Registry, selectRegistrations } from "../hooks/registry.ts";
-import { loadSessionHooks } from "../hooks/session_hooks.ts";
+import type { Unmatched } from "../hooks/registry.ts";
 import { VERSION } from "../version.ts";
 import type { CaseResult, ExplainedFiring, ShellCall } from "./case_result.ts";
 import {
@@ -93,6 +92,8 @@ export async function runSessionCase(input: CaseInput<SessionCase>): Promise<Cas
 
 interface SessionRun {
   readonly firings: readonly HookFiring[];
+  /** Per firing, the registrations that did not run and why, as the session selected them. */
+  readonly unmatched: ReadonlyMap<HookFiring, readonly Unmatched[]>;
   readonly updates: readonly SessionNotification[];
   readonly responses: SessionObservations["responses"];
   readonly modelTexts: readonly string[];
@@ -106,11 +107,9 @@ async function driveAndCheck(
   place: HermeticPlace,
   started: number,
 ): Promise<CaseResult> {
-  // Read beside the agent's own read, for --explain only (what did not run, and why).
-  const registry = input.explain ? (await loadSessionHooks(place.cwd, place.home)).registry : null;
   const sessionId = testSessionId(input.index);
   const run = await driveSession(input, place, sessionId);
-  const explain = registry === null ? undefined : explainAll(run.firings, registry);
+  const explain = input.explain ? explainAll(run.firings, run.unmatched) : undefined;
   const shellCalls = run.shellCalls.length > 0 ? { shellCalls: run.shellCalls } : {};
   if (run.failure !== null) {
     return { ...erroredCase(input, "session", started, run.failure, explain), ...shellCalls };
@@ -147,6 +146,7 @@ async function driveSession(
     : createModelProvider(() => Promise.resolve(sharedScriptModel(evaluatorScript)));
   const hookRuns = new RunningHooks();
   const firings: { firing: HookFiring; order: number }[] = [];
+  const unmatched = new Map<HookFiring, readonly Unmatched[]>();
   const killGrace = input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs };
   const shell = new ScriptedShell({
     answers: script.shell ?? [],
@@ -161,6 +161,7 @@ async function driveSession(
     defaultMode: script.mode ?? DEFAULT_PERMISSION_MODE,
     rules: [],
     maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+    profile: input.profile,
     version: VERSION,
     hookRunner: (roots) =>
       hookRuns.track(createHandlerRunner({
@@ -172,7 +173,10 @@ async function driveSession(
         // Every process of a case ends with it, background children of hooks included.
         reapGroupOnExit: true,
       })),
-    observeFiring: (_session, firing, order) => firings.push({ firing, order }),
+    observeFiring: (_session, firing, order, skipped) => {
+      firings.push({ firing, order });
+      unmatched.set(firing, skipped);
+    },
     newSessionId: () => sessionId,
     // test-prompt-<case>-<k>: the same in every run, and unlike the event cases' test-prompt-<n>.
     newPromptId: (() => {
@@ -247,6 +251,7 @@ async function driveSession(
   return {
     // In the order they started: a slow Notification hook may finish after a later firing.
     firings: firings.toSorted((a, b) => a.order - b.order).map((f) => f.firing),
+    unmatched,
     updates: client.updates.filter((u) => u.sessionId === sessionId),
     responses,
     modelTexts: receivedTexts(requests),
@@ -279,9 +284,13 @@ class RunningHooks {
   }
 }
 
-function explainAll(firings: readonly HookFiring[], registry: Registry): ExplainedFiring[] {
+/** What did not run and why comes from the session's own selection: `if` rules saw the call. */
+function explainAll(
+  firings: readonly HookFiring[],
+  unmatchedOf: ReadonlyMap<HookFiring, readonly Unmatched[]>,
+): ExplainedFiring[] {
   return firings.flatMap((firing) => {
-    const { unmatched } = selectRegistrations(registry, firing.event, firing.matcherValue);
+    const unmatched = unmatchedOf.get(firing) ?? [];
     if (firing.runs.length === 0 && unmatched.length === 0) return [];
     return [explainFiring(firing, unmatched)];
   });

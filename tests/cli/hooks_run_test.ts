@@ -229,6 +229,8 @@ Deno.test("a session_id in the input is the session's id; XDG_STATE_HOME moves t
       hook_event_name: "Stop",
       stop_hook_active: false,
       last_assistant_message: "done",
+      background_tasks: [],
+      session_crons: [],
     });
     assertEquals(await Deno.readTextFile(`${dirs.project}/session_id.txt`), "my-session");
   });
@@ -366,4 +368,81 @@ Deno.test("a flooding hook's report keeps an excerpt and says how much was disca
       assert(result.stdout.length < 10_000, "the report holds an excerpt, not the flood");
     },
   );
+});
+
+const IF_SETTINGS = `{
+  "hooks": {
+    "PreToolUse": [{ "hooks": [
+      { "type": "command", "command": "./hooks/record.sh", "if": "Bash(git commit:*)" }
+    ] }]
+  }
+}
+`;
+
+const bashInput = (command: string) =>
+  JSON.stringify({ tool_name: "Bash", tool_input: { command } });
+
+Deno.test('--compat claude: a hook with "if": "Bash(git commit:*)" runs for a commit, not for ls', async () => {
+  await inProject({ "project/.claude/settings.json": IF_SETTINGS }, async (dirs) => {
+    const ls = await run(dirs, [
+      "PreToolUse",
+      "--compat",
+      "claude",
+      "--input",
+      bashInput("ls"),
+      "--json",
+    ]);
+    assertEquals([ls.code, ls.stderr], [0, ""]);
+    assertEquals(JSON.parse(ls.stdout).notRun, [{
+      id: "project:/hooks/PreToolUse/0/hooks/0",
+      reason: 'if "Bash(git commit:*)" does not match',
+    }]);
+    assertEquals(await received(dirs), null);
+
+    const commit = await run(dirs, [
+      "PreToolUse",
+      "--compat",
+      "claude",
+      "--input",
+      bashInput("git commit -m x"),
+    ]);
+    assertEquals(commit.code, 0, commit.stderr);
+    const payload = await received(dirs);
+    assert(payload !== null, "the hook ran");
+    assertEquals(payload.tool_input, { command: "git commit -m x" });
+    // The claude profile sends Claude Code's effort level after permission_mode.
+    assertEquals(Object.keys(payload).slice(4, 7), [
+      "permission_mode",
+      "effort",
+      "hook_event_name",
+    ]);
+    assertEquals(payload.effort, { level: "medium" });
+  });
+});
+
+Deno.test('without --compat (profile llama) a "Bash(...)" rule never matches; the rule names "shell"', async () => {
+  const settings = IF_SETTINGS.replace("Bash(git commit:*)", "shell(git commit:*)");
+  await inProject({ "project/.claude/settings.json": settings }, async (dirs) => {
+    const asBash = await run(dirs, ["PreToolUse", "--input", bashInput("git commit -m x")]);
+    assertEquals(asBash.code, 0, asBash.stderr);
+    assertEquals(await received(dirs), null);
+    const input = JSON.stringify({
+      tool_name: "shell",
+      tool_input: { command: "git commit -m x" },
+    });
+    const asShell = await run(dirs, ["PreToolUse", "--input", input]);
+    assertEquals(asShell.code, 0, asShell.stderr);
+    const payload = await received(dirs);
+    assert(payload !== null, "the hook ran");
+    assertEquals("effort" in payload, false);
+  });
+});
+
+Deno.test("--compat takes only a known profile", async () => {
+  await inProject({}, async (dirs) => {
+    const result = await run(dirs, ["PreToolUse", "--compat", "codex", "--input", RM]);
+    assertEquals(result.code, 2);
+    assertStringIncludes(result.stderr, "codex");
+    assertEquals(await received(dirs), null);
+  });
 });

@@ -13,6 +13,7 @@ import type { HookPayload } from "../../src/hooks/handler_runner.ts";
 import { completePayload } from "../../src/hooks/payload_defaults.ts";
 import { type Selection, selectRegistrations } from "../../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../../src/hooks/session_hooks.ts";
+import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 export const SESSION_ID = "sess-engine-1";
 export const PROMPT_ID = "prompt-engine-1";
@@ -121,7 +122,11 @@ export async function fire(
     permissionMode: "acceptEdits",
   });
   if (!completed.ok) throw new Error(completed.error);
-  const selection = selectRegistrations(hooks.registry, event, completed.matcherValue);
+  const selection = selectRegistrations(hooks.registry, event, completed.matcherValue, {
+    profile: compatProfile(),
+    projectDir: project.cwd,
+    toolInput: completed.payload["tool_input"],
+  });
   const firing = await notHanging(
     fireHooks({
       event,

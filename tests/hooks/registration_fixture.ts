@@ -27,6 +27,7 @@ export function registration(
     matcherSource: undefined,
     matcher: { kind: "all" },
     handler,
+    ifRule: null,
     source: { scope: "project", file: "/project/.claude/settings.json", pointer, line: 1 + order },
     order,
   };

@@ -20,6 +20,7 @@ function entry(
     matcherSource,
     matcher: compiled.matcher,
     handler,
+    ifRule: null,
     source: { scope, file: `/${scope}/.claude/settings.json`, pointer, line: 1 },
   };
 }

@@ -24,6 +24,9 @@ const GOOD =
   `"PreToolUse": [{ "matcher": "shell", "hooks": [{ "type": "command", "command": "good" }] }]`;
 const handler = (json: string) => `${GOOD},\n"Stop": [{ "hooks": [\n${json}\n] }]`;
 
+const IF_NOT_A_STRING = '"if" must be one rule as a string, e.g. "Bash(git *)": Claude Code ' +
+  "would skip the whole file over this, llama-agent skips only this handler";
+
 const BAD_ENTRIES: readonly BadEntryCase[] = [
   {
     name: "an unknown event name",
@@ -170,6 +173,27 @@ const BAD_ENTRIES: readonly BadEntryCase[] = [
     pointer: "/hooks/Stop/0/hooks/0/prompt",
     at: '"prompt": ""',
     message: '"prompt" must not be empty',
+    loads: ["good"],
+  },
+  {
+    name: 'an "if" that is an array of rules',
+    hooks: handler(
+      `{ "type": "command", "command": "x",\n"if": ["Bash(echo *)"] },\n` +
+        `{ "type": "command", "command": "ok", "if": "Bash(git *)" }`,
+    ),
+    code: "HANDLER_INVALID",
+    pointer: "/hooks/Stop/0/hooks/0/if",
+    at: '"if": ["Bash',
+    message: IF_NOT_A_STRING,
+    loads: ["good", "ok"],
+  },
+  {
+    name: 'an "if" that is a number',
+    hooks: handler(`{ "type": "http", "url": "http://127.0.0.1:9/h",\n"if": 3 }`),
+    code: "HANDLER_INVALID",
+    pointer: "/hooks/Stop/0/hooks/0/if",
+    at: '"if": 3',
+    message: IF_NOT_A_STRING,
     loads: ["good"],
   },
 ];
