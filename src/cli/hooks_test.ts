@@ -3,6 +3,7 @@
  * hermetically, and reports each case. Invalid scenario files are reported first and the valid
  * ones still run; the exit code says which of the three things happened.
  */
+import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
@@ -33,6 +34,7 @@ const spec: CommandSpec = {
     "or a usage error).",
   flags: [
     { ...CWD_FLAG, description: "The repository whose hooks are tested (default: .)" },
+    COMPAT_FLAG,
     {
       name: "reporter",
       type: "string",
@@ -76,6 +78,8 @@ export const hooksTestCommand: CliCommand = {
     const filter = typeof flags["filter"] === "string" ? flags["filter"] : undefined;
     const explain = flags["explain"] === true;
     const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
+    const chosen = compatProfileFromFlags(flags, io);
+    if (!chosen.ok) return fail(io, chosen.message).exitCode;
 
     const discovered = await discoverScenarios(cwd, paths, io.cwd);
     if (discovered.files.length === 0 && discovered.problems.length === 0) {
@@ -101,6 +105,7 @@ export const hooksTestCommand: CliCommand = {
         filter,
         bail: flags["bail"] === true,
         explain,
+        profile: chosen.profile,
         env: io.env,
         onCaseEnd: (result) => reporter.onCaseEnd?.(result),
         signal: interrupted.signal,

@@ -11,6 +11,7 @@ import type {
 } from "./case_result.ts";
 import { createHermeticPlace, type HermeticPlace, type Placement } from "./hermetic_env.ts";
 import type { ScenarioCase } from "./scenario_schema.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 
 export interface CaseInput<C extends ScenarioCase> {
   readonly spec: C;
@@ -19,6 +20,8 @@ export interface CaseInput<C extends ScenarioCase> {
   readonly placement: Placement;
   /** The repository whose settings the case runs against. */
   readonly projectDir: string;
+  /** How the agent presents itself to the case's hooks: the case's, the file's, or the run's. */
+  readonly profile: CompatProfile;
   /** The outer environment: only the allowlist reaches hooks. */
   readonly outerEnv: (name: string) => string | undefined;
   /** 1-based position of the case in its file: its session id is `test-session-<index>`. */

@@ -9,6 +9,7 @@
  *   already running finish and are reported; the ones never started are left out.
  * - Interrupted (`signal`): as bail, but the running cases end at once, as errors.
  */
+import { compatProfile, DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
 import { relative } from "node:path";
 import type { CaseResult, RunSummary } from "./case_result.ts";
 import type { CaseInput } from "./case_input.ts";
@@ -94,6 +95,9 @@ function caseInput(
     location: item.location,
     placement: placementOf(scenario, item),
     projectDir: options.projectDir,
+    profile: compatProfile(
+      item.case.compat ?? scenario.scenario.compat ?? options.profile?.id ?? DEFAULT_COMPAT_PROFILE,
+    ),
     outerEnv: options.env,
     index: index + 1,
     explain: options.explain === true,

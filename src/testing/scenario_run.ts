@@ -2,6 +2,7 @@
  * The contract between `hooks test`'s parts: what a run is asked to do, what it hands to the
  * reporters, and the problems that make a scenario file unusable (exit 2).
  */
+import type { CompatProfile } from "../profile/compat_profile.ts";
 import type { CaseResult, RunSummary } from "./case_result.ts";
 
 /** A scenario file that cannot be used: unreadable, not JSONC, or not matching the schema. */
@@ -27,6 +28,8 @@ export interface RunOptions {
   readonly explain?: boolean;
   /** Cases run at once (default: the core count). */
   readonly concurrency?: number;
+  /** The profile of cases whose file and case name none (`--compat`); llama when absent. */
+  readonly profile?: CompatProfile;
   /** The outer environment: only the allowlist passes into the hermetic one. */
   readonly env: (name: string) => string | undefined;
   /**

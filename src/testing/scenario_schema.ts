@@ -12,6 +12,7 @@ import { z } from "zod";
 import { FIRED_EVENTS } from "../hooks/event_table.ts";
 import { PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
 import { ModelScript } from "../model/scripted_model.ts";
+import { COMPAT_PROFILE_IDS } from "../profile/compat_profile.ts";
 
 /** A string expected exactly, or `{"matches": "<regex>"}` (unanchored, JavaScript syntax). */
 export const TextExpectation = z.union([
@@ -65,6 +66,10 @@ const Placement = {
       "untouched. Session cases always run in one",
   ),
   settings: SettingsOverride.optional(),
+  compat: z.enum(COMPAT_PROFILE_IDS).optional().describe(
+    'How the agent presents itself to the hooks: "llama" (its own tools: shell, fs_read, ...) ' +
+      'or "claude" (Claude Code\'s: Bash, Read, ...); default: the --compat flag, else llama',
+  ),
 };
 
 export const EventExpectation = z.strictObject({

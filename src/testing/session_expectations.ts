@@ -19,7 +19,7 @@
  * - `meta`: a subset match of the last response's `_meta` (nested objects too).
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
-import { capabilityOf } from "../agent/tool_names.ts";
+import { capabilityOf, COMPAT_PROFILE_IDS, compatProfile } from "../profile/compat_profile.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import {
   decisionName,
@@ -232,7 +232,9 @@ function checkTools(
 
 /** What "it ran" meant for a dispatched call: a shell command may only have been answered. */
 function ranHow(name: string, shellExecuted: boolean): string {
-  if (capabilityOf(name) !== "shell") return "ran (in the case's copy of the project)";
+  // A dispatched call ran in the case's profile, so a shell name of either profile is that one's.
+  const shell = COMPAT_PROFILE_IDS.some((id) => capabilityOf(compatProfile(id), name) === "shell");
+  if (!shell) return "ran (in the case's copy of the project)";
   return shellExecuted
     ? "ran (executed in the case's copy of the project)"
     : "was dispatched (the scripted terminal answered it; nothing was executed)";

@@ -3,6 +3,7 @@
  * HOME beside the project (so tests can prove the hooks never touched it), an outer environment
  * holding things hooks must not see, a `CaseInput` builder, and scripts for session cases.
  */
+import { compatProfile } from "../../src/profile/compat_profile.ts";
 import type { CaseInput } from "../../src/testing/case_input.ts";
 import type { CaseResult } from "../../src/testing/case_result.ts";
 import type { Placement } from "../../src/testing/hermetic_env.ts";
@@ -87,6 +88,7 @@ export function caseInput<C extends ScenarioCase>(
     },
     placement: {},
     projectDir: project.dir,
+    profile: compatProfile(),
     outerEnv: project.outerEnv,
     index: 1,
     explain: false,
