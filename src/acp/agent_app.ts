@@ -8,6 +8,7 @@ import { FIRED_EVENTS } from "../hooks/event_table.ts";
 import { listSessions } from "../agent/session_catalog.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
+import { foreignToolNotice } from "./foreign_tool_notice.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
 import {
@@ -45,6 +46,9 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         // The transcript holds the session record before the first hook reads transcript_path.
         await session.transcript.flush();
         const notices = await startSession(store, session, "startup");
+        // Once, at startup: hooks that can never fire under this profile are said, not hidden.
+        const foreign = foreignToolNotice(session.hooks.hooks, config.profile, session.cwd);
+        if (foreign !== undefined) notices.push(foreign);
         // After the response: a client must know the session id before updates name it.
         setTimeout(() => {
           session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });

@@ -1,13 +1,21 @@
 /**
  * `llama-agent hooks lint`: the problems of a directory's settings chain, and the hooks that
- * load but would not do what their author expects. Exit 1 when there is an error.
+ * load but would not do what their author expects under the chosen profile. With `--fix`, tool
+ * matchers that name only the other profile's tools are first rewritten in place to lists that
+ * work in both, and the chain is linted as it then is. Exit 1 when there is an error (or a file
+ * could not be fixed).
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { CWD_FLAG, startCommand } from "./start_command.ts";
+import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
+import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
+import { shellCommandLookup } from "../hooks/command_path_lint.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
-import { loadSettingsChain } from "../hooks/settings_chain.ts";
+import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
+import { fixSettingsFile, type MatcherFix } from "../hooks/matcher_fix.ts";
+import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { lintSettings } from "../hooks/settings_lint.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 
 const FORMATS = ["pretty", "json", "github"] as const;
 type LintFormat = (typeof FORMATS)[number];
@@ -17,12 +25,25 @@ const spec: CommandSpec = {
   summary: "report settings problems and hooks that would not do what you expect",
   description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
     "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would, and reports\n" +
-    "invalid entries plus warnings: tool matchers that never match a llama-agent tool,\n" +
-    "timeouts that look like milliseconds, JSONC that Claude Code rejects, fields and events\n" +
-    'with no effect here, "disableAllHooks", and $CLAUDE_PROJECT_DIR scripts that are\n' +
-    "missing or not executable. Exits 1 when there is at least one error, else 0.",
+    'invalid entries plus warnings: tool matchers and "if" rules that never match a tool of\n' +
+    "the profile (Claude Code's Bash, Edit, ... unless --compat claude), scripts that check\n" +
+    "tool_name against the other profile's names, timeouts that look like milliseconds, JSONC\n" +
+    'that Claude Code rejects, fields and events with no effect here, "disableAllHooks",\n' +
+    "$CLAUDE_PROJECT_DIR scripts that are missing or not executable, commands not on PATH, and\n" +
+    'bash-only syntax that /bin/sh rejects. --fix rewrites list matchers such as "Bash" to\n' +
+    '"Bash|shell", which match in both Claude Code and llama-agent, keeping comments and\n' +
+    "formatting, in every file of the chain that holds such a matcher: that includes\n" +
+    "$HOME/.claude/settings.json, which every project's sessions read (a symlinked file's\n" +
+    "target is rewritten, and named). Exits 1 when there is at least one error, else 0.",
   flags: [
     CWD_FLAG,
+    COMPAT_FLAG,
+    {
+      name: "fix",
+      type: "boolean",
+      description: "Add this profile's tool names to list matchers that name the other's, in " +
+        "place, in $HOME/.claude/settings.json too",
+    },
     {
       name: "format",
       type: "string",
@@ -35,15 +56,29 @@ const spec: CommandSpec = {
   examples: [
     "llama-agent hooks lint",
     "llama-agent hooks lint --cwd ../other-project --format json",
+    "llama-agent hooks lint --fix   # Bash -> Bash|shell, Edit|Write -> Edit|Write|fs_edit|fs_write",
+    "llama-agent hooks lint --compat claude",
     "llama-agent hooks lint --format github   # in a GitHub Actions step",
   ],
 };
+
+/** One matcher `--fix` rewrote, in the file it was in. */
+export interface FileFix extends MatcherFix {
+  readonly file: string;
+  /** The file actually written, when `file` is a symlink to it (or lies under one). */
+  readonly target?: string;
+}
 
 /** What every format is rendered from. */
 export interface LintReport {
   readonly cwd: string;
   readonly home: string | undefined;
   readonly diagnostics: readonly Diagnostic[];
+  /** Hooks whose matcher or `if` never matches under the profile (as `hooks list` counts). */
+  readonly neverRun?: number;
+  readonly profile?: CompatProfile["id"];
+  /** Present with `--fix`. */
+  readonly fixes?: readonly FileFix[];
 }
 
 export const hooksLintCommand: CliCommand = {
@@ -53,11 +88,41 @@ export const hooksLintCommand: CliCommand = {
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
     const format = FORMATS.find((f) => f === invocation.flags["format"]) ?? "pretty";
+    const chosen = compatProfileFromFlags(invocation.flags, io);
+    if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const { profile } = chosen;
+    const { cwd } = invocation;
     const home = io.env("HOME");
-    const loaded = await loadSettingsChain({ cwd: invocation.cwd, home });
-    const diagnostics = await lintSettings(loaded, { cwd: invocation.cwd });
-    io.stdout(RENDERERS[format]({ cwd: invocation.cwd, home, diagnostics }));
-    return diagnostics.some((d) => d.severity === "error") ? EXIT.failure : EXIT.ok;
+    let hooks = await loadSessionHooks(cwd, home);
+    let fixes: FileFix[] | undefined;
+    let fixFailed = false;
+    if (invocation.flags["fix"] === true) {
+      fixes = [];
+      for (const file of hooks.loaded.files) {
+        if (file.status !== "loaded") continue;
+        const fixed = await fixSettingsFile(file.path, profile);
+        if (fixed.ok) {
+          const target = fixed.target === file.path ? {} : { target: fixed.target };
+          fixes.push(...fixed.fixes.map((fix) => ({ ...fix, file: file.path, ...target })));
+        } else {
+          io.stderr(fixed.message + "\n");
+          fixFailed = true;
+        }
+      }
+      // Lint what the files now say.
+      if (fixes.length > 0) hooks = await loadSessionHooks(cwd, home);
+    }
+    const diagnostics = await lintSettings(hooks.loaded, {
+      cwd,
+      profile,
+      findCommands: shellCommandLookup({ path: io.env("PATH"), cwd }),
+    });
+    const neverRun = neverRunningRegistrations(hooks.registry, profile).length;
+    io.stdout(
+      RENDERERS[format]({ cwd, home, diagnostics, neverRun, profile: profile.id, fixes }),
+    );
+    const failed = fixFailed || diagnostics.some((d) => d.severity === "error");
+    return failed ? EXIT.failure : EXIT.ok;
   },
 };
 
@@ -72,10 +137,26 @@ function counts(diagnostics: readonly Diagnostic[]): { errors: number; warnings:
   return { errors, warnings: diagnostics.length - errors };
 }
 
+/** `--fix`'s changes, one line each, then a blank line. */
+function fixLines(fixes: readonly FileFix[], cwd: string, home: string | undefined): string[] {
+  if (fixes.length === 0) return ["Nothing to fix", ""];
+  return [
+    ...fixes.map((fix) =>
+      `${displayPath(fix.file, cwd, home)}:${fix.line}: Fixed matcher "${fix.from}" to ` +
+      `"${fix.to}" at ${fix.pointer}` +
+      (fix.target === undefined ? "" : ` (written to "${displayPath(fix.target, cwd, home)}")`)
+    ),
+    "",
+  ];
+}
+
 /** One line per finding, a blank line between files, then the totals. */
-export function renderPretty({ cwd, home, diagnostics }: LintReport): string {
-  if (diagnostics.length === 0) return "No problems found\n";
-  const lines: string[] = [];
+export function renderPretty(
+  { cwd, home, diagnostics, neverRun = 0, fixes }: LintReport,
+): string {
+  const fixed = fixes === undefined ? [] : fixLines(fixes, cwd, home);
+  if (diagnostics.length === 0) return [...fixed, "No problems found"].join("\n") + "\n";
+  const lines: string[] = [...fixed];
   let file: string | undefined;
   for (const d of diagnostics) {
     if (file !== undefined && d.file !== file) lines.push("");
@@ -84,21 +165,40 @@ export function renderPretty({ cwd, home, diagnostics }: LintReport): string {
   }
   const { errors, warnings } = counts(diagnostics);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  lines.push("", `${plural(errors, "error")}, ${plural(warnings, "warning")}`);
+  const never = neverRun === 0
+    ? ""
+    : `; ${plural(neverRun, "hook")} never ${neverRun === 1 ? "runs" : "run"} here`;
+  lines.push("", `${plural(errors, "error")}, ${plural(warnings, "warning")}${never}`);
   return lines.join("\n") + "\n";
 }
 
-export function renderJson({ cwd, diagnostics }: LintReport): string {
-  return JSON.stringify({ cwd, diagnostics, ...counts(diagnostics) }, null, 2) + "\n";
+export function renderJson({ cwd, diagnostics, neverRun = 0, profile, fixes }: LintReport): string {
+  const report = {
+    cwd,
+    ...(profile === undefined ? {} : { profile }),
+    ...(fixes === undefined ? {} : { fixes }),
+    diagnostics,
+    ...counts(diagnostics),
+    neverRun,
+  };
+  return JSON.stringify(report, null, 2) + "\n";
 }
 
 /**
  * GitHub Actions workflow commands, one per finding. Paths are relative to the directory, which
  * is the repository root when the step runs there; a file outside it keeps its absolute path.
  */
-export function renderGithub({ cwd, diagnostics }: LintReport): string {
-  return diagnostics.map((d) => {
-    const file = d.file.startsWith(cwd + "/") ? d.file.slice(cwd.length + 1) : d.file;
+export function renderGithub({ cwd, diagnostics, fixes = [] }: LintReport): string {
+  const relative = (file: string) => file.startsWith(cwd + "/") ? file.slice(cwd.length + 1) : file;
+  const notices = fixes.map((fix) =>
+    `::notice file=${escapeProperty(relative(fix.file))},line=${fix.line},title=FIXED::` +
+    escapeData(
+      `Fixed matcher "${fix.from}" to "${fix.to}"` +
+        (fix.target === undefined ? "" : ` (written to "${relative(fix.target)}")`),
+    ) + "\n"
+  );
+  return notices.join("") + diagnostics.map((d) => {
+    const file = relative(d.file);
     const properties = [`file=${escapeProperty(file)}`];
     if (d.line !== undefined) properties.push(`line=${d.line}`);
     if (d.column !== undefined) properties.push(`col=${d.column}`);

@@ -1,27 +1,38 @@
 /**
  * `llama-agent hooks list`: every registration of a directory's settings chain, where it comes
- * from and whether it fires, then the problems found in the files.
+ * from and whether it fires under the chosen profile, then the problems found in the files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { CWD_FLAG, startCommand } from "./start_command.ts";
+import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
+import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { describeGroup, HOOK_EVENTS, type HookEventName } from "../hooks/event_table.ts";
 import { type HandlerConfig, summarizeHandler } from "../hooks/handler_config.ts";
 import type { SourceLocation } from "../hooks/registration.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
+import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "list"],
   summary: "list every hook registration, where it comes from and whether it fires",
   description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
-    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would.",
+    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would. A hook whose\n" +
+    'matcher or "if" names no tool of the profile (Claude Code\'s "Bash" unless --compat claude),\n' +
+    'or whose "if" names a tool its group\'s matcher never lets through, is listed as never\n' +
+    "matching.",
   flags: [
     CWD_FLAG,
+    COMPAT_FLAG,
     { name: "json", type: "boolean", description: "Print one JSON object instead of a table" },
   ],
   positionals: [],
-  examples: ["llama-agent hooks list", "llama-agent hooks list --cwd ../other-project --json"],
+  examples: [
+    "llama-agent hooks list",
+    "llama-agent hooks list --cwd ../other-project --json",
+    "llama-agent hooks list --compat claude",
+  ],
 };
 
 /** One row of the listing: a registration, or a valid entry that is not registered. */
@@ -31,21 +42,35 @@ export interface ListedHook {
   readonly matcher: string | null;
   readonly handler: { readonly type: HandlerConfig["type"]; readonly summary: string } | null;
   readonly source: SourceLocation;
-  readonly status: "fires" | "never_emitted" | "dropped" | "unsupported" | "disabled";
+  /** `never_matches`: its matcher or `if` can never match a tool of the profile. */
+  readonly status:
+    | "fires"
+    | "never_matches"
+    | "never_emitted"
+    | "dropped"
+    | "unsupported"
+    | "disabled";
   readonly statusText: string;
 }
 
-export function listHooks(hooks: SessionHooks): ListedHook[] {
+export function listHooks(
+  hooks: SessionHooks,
+  profile: CompatProfile = compatProfile(),
+): ListedHook[] {
+  const neverRuns = new Map(
+    neverRunningRegistrations(hooks.registry, profile).map(({ entry, why }) => [entry, why]),
+  );
   const rows: ListedHook[] = hooks.registry.registrations.map((r) => {
     const group = HOOK_EVENTS[r.event].group;
+    const never = neverRuns.get(r);
     return {
       id: r.id,
       event: r.event,
       matcher: r.matcherSource ?? null,
       handler: { type: r.handler.type, summary: summarizeHandler(r.handler) },
       source: r.source,
-      status: group === "fired" ? "fires" : "never_emitted",
-      statusText: describeGroup(group),
+      status: never ? "never_matches" : group === "fired" ? "fires" : "never_emitted",
+      statusText: never ? `never matches: ${never.reason}` : describeGroup(group),
     };
   });
   for (const entry of hooks.registry.notRegistered) {
@@ -80,11 +105,14 @@ export const hooksListCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
+    const chosen = compatProfileFromFlags(invocation.flags, io);
+    if (!chosen.ok) return fail(io, chosen.message).exitCode;
     const home = io.env("HOME");
     const hooks = await loadSessionHooks(invocation.cwd, home);
-    const rows = listHooks(hooks);
+    const rows = listHooks(hooks, chosen.profile);
     if (invocation.flags["json"] === true) {
-      io.stdout(JSON.stringify(toJson(invocation.cwd, hooks, rows), null, 2) + "\n");
+      const json = toJson(invocation.cwd, chosen.profile, hooks, rows);
+      io.stdout(JSON.stringify(json, null, 2) + "\n");
     } else {
       io.stdout(renderTable(invocation.cwd, home, hooks, rows));
     }
@@ -92,9 +120,15 @@ export const hooksListCommand: CliCommand = {
   },
 };
 
-function toJson(cwd: string, hooks: SessionHooks, rows: readonly ListedHook[]) {
+function toJson(
+  cwd: string,
+  profile: CompatProfile,
+  hooks: SessionHooks,
+  rows: readonly ListedHook[],
+) {
   return {
     cwd,
+    profile: profile.id,
     files: hooks.loaded.files.map((f) => ({ scope: f.scope, path: f.path, status: f.status })),
     disabledBy: hooks.loaded.disabledBy,
     hooks: rows,
@@ -166,7 +200,11 @@ function clip(text: string, width: number): string {
 
 function summaryLine(rows: readonly ListedHook[], diagnostics: readonly Diagnostic[]): string {
   const firing = rows.filter((r) => r.status === "fires").length;
+  const never = rows.filter((r) => r.status === "never_matches").length;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `${plural(rows.length, "hook")} (${firing} fire here), ` +
+  const neverText = never === 0
+    ? ""
+    : `, ${never} never ${never === 1 ? "matches" : "match"}: see "hooks lint"`;
+  return `${plural(rows.length, "hook")} (${firing} fire here${neverText}), ` +
     `${plural(diagnostics.length, "problem")}`;
 }

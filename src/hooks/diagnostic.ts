@@ -24,7 +24,19 @@ export type DiagnosticCode =
   | "LINT_CLAUDE_DROPS_FILE"
   | "LINT_SCRIPT_MISSING"
   | "LINT_SCRIPT_NOT_EXECUTABLE"
-  | "LINT_MATCHER_IGNORED";
+  | "LINT_MATCHER_IGNORED"
+  /** Some names of a list matcher never match (the hook still runs for the others). */
+  | "LINT_TOOL_PARTLY_MATCHES"
+  /** An `if` names the other profile's tool: the hook never runs under this one. */
+  | "LINT_IF_FOREIGN_TOOL"
+  /** An `if` that can never hold (invalid, no such tool, on an event without a tool call). */
+  | "LINT_IF_NEVER_MATCHES"
+  /** A command or its script compares `tool_name` with the other profile's tool names. */
+  | "LINT_TOOL_NAME_CHECK_FOREIGN"
+  | "LINT_COMMAND_NOT_FOUND"
+  | "LINT_BASH_ONLY_SYNTAX"
+  /** A key repeats in one object: only its last value is read, the earlier ones are ignored. */
+  | "LINT_DUPLICATE_KEY";
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

@@ -85,7 +85,10 @@ export interface LoadedSettings {
   readonly disabledBy: readonly string[];
 }
 
-/** The chain in order, lowest precedence first. */
+/**
+ * The chain in order, lowest precedence first. A file already in it is not listed again for a
+ * later scope: in `$HOME` itself the user file is the project file, and is read once, as user.
+ */
 export function settingsChainPaths(cwd: string, home: string | undefined): SettingsPath[] {
   const paths: SettingsPath[] = [];
   if (home !== undefined && home !== "") {
@@ -93,7 +96,17 @@ export function settingsChainPaths(cwd: string, home: string | undefined): Setti
   }
   paths.push({ scope: "project", path: claudeFile(cwd, "settings.json") });
   paths.push({ scope: "local", path: claudeFile(cwd, "settings.local.json") });
-  return paths;
+  return paths.filter(({ path }, i) => paths.findIndex((p) => p.path === path) === i);
+}
+
+/**
+ * The chain without the files that are an earlier one under another name (a symlinked `$HOME`
+ * or `.claude`): each is read once, for its first scope. A path that cannot be resolved (a file
+ * that does not exist) stands for itself.
+ */
+async function distinctFiles(chain: readonly SettingsPath[]): Promise<SettingsPath[]> {
+  const real = await Promise.all(chain.map(({ path }) => Deno.realPath(path).catch(() => path)));
+  return chain.filter((_, i) => real.indexOf(real[i]!) === i);
 }
 
 // Plain string joining: `node:path` would pull in `@types/node`, which this project lacks.
@@ -103,7 +116,7 @@ function claudeFile(dir: string, name: string): string {
 
 export async function loadSettingsChain(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const read = options.readTextFile ?? readConfigFile;
-  const chain = settingsChainPaths(options.cwd, options.home);
+  const chain = await distinctFiles(settingsChainPaths(options.cwd, options.home));
   // All opens at once: a cwd without `.claude` costs one round of failed opens.
   const texts = await Promise.all(chain.map(({ path }) => readOrMissing(read, path)));
 

@@ -1,29 +1,53 @@
 /**
  * `hooks lint`: the loader's diagnostics plus what a user needs to hear about a settings chain
- * that loads fine but would not do what they expect: matchers that never fire, timeouts written
- * in milliseconds, fields and events with no effect here, differences from Claude Code, and
- * project scripts that are missing or not executable.
+ * that loads fine but would not do what they expect under the chosen profile: matchers and `if`
+ * rules that never fire (Claude Code's tool names under `llama`, ours under `claude`), scripts
+ * that check `tool_name` against the other profile's names, timeouts written in milliseconds,
+ * fields and events with no effect here, differences from Claude Code, project scripts that are
+ * missing or not executable, programs not on `PATH`, and bash-only syntax run by `/bin/sh`.
  *
- * Everything but the script checks is a pure function of the loaded chain; the file system is
- * reached only through `statFile`. Lint never throws on anything the loader accepted.
+ * Everything but the script and program checks is a pure function of the loaded chain; files
+ * and the shell are reached only through the functions in the options. Lint never throws on
+ * anything the loader accepted.
  */
-import { type Diagnostic, type DiagnosticCode, jsonPointer } from "./diagnostic.ts";
+import { type Node, parseTree } from "jsonc-parser";
+import { readConfigFile } from "../config_file.ts";
+import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
+import { commandHookFindings, ifRuleFindings } from "./command_hook_lint.ts";
+import type { FindCommands } from "./command_path_lint.ts";
+import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, isFiredEvent, isHookEventName } from "./event_table.ts";
-import { HANDLER_TYPES, type HandlerConfig, type HandlerType } from "./handler_config.ts";
+import type { ReadScript } from "./foreign_tool_references.ts";
+import { handlerFieldFindings } from "./handler_field_lint.ts";
+import { finding } from "./lint_finding.ts";
+import { andList } from "./profile_name_lint.ts";
 import type { SettingsScope } from "./registration.ts";
 import { checkScript, scriptReferences, type StatFile, statWithDeno } from "./script_path_lint.ts";
-import type { LoadedHandler, LoadedSettings } from "./settings_chain.ts";
+import type { LoadedHandler, LoadedSettings, ReadTextFile } from "./settings_chain.ts";
 import type { Position, SettingsFile } from "./settings_file.ts";
 import { toolMatcherProblem } from "./tool_matcher_lint.ts";
 
 export type { FileStat, StatFile } from "./script_path_lint.ts";
+export type { CommandKind, FindCommands } from "./command_path_lint.ts";
 
 export interface LintOptions {
   /** The directory the chain was loaded for: `$CLAUDE_PROJECT_DIR` of every hook. */
   readonly cwd: string;
+  /** The profile whose tool names matchers and `if` rules are checked against (default llama). */
+  readonly profile?: CompatProfile;
   /** How scripts are looked at; `Deno.stat` when absent. */
   readonly statFile?: StatFile;
+  /** How scripts are read for `tool_name` checks; the bounded config reader when absent. */
+  readonly readScript?: ReadScript;
+  /** How bare program names are looked up on `PATH`; when absent they are not. */
+  readonly findCommands?: FindCommands;
+  /** How a settings file is read again for repeated keys; the bounded config reader when absent. */
+  readonly readSettingsFile?: ReadTextFile;
 }
+
+/** Scripts are small; a bigger file is not worth reading for a `tool_name` check. */
+const SCRIPT_MAX_BYTES = 1024 * 1024;
+const readScriptFile: ReadScript = (path) => readConfigFile(path, { maxBytes: SCRIPT_MAX_BYTES });
 
 /** Every diagnostic of the chain, loader's and lint's, by file in chain order, then line. */
 export async function lintSettings(
@@ -34,33 +58,39 @@ export async function lintSettings(
   for (const file of loaded.files) {
     if (file.settings) files.set(file.path, { scope: file.scope, settings: file.settings });
   }
+  const profile = options.profile ?? compatProfile();
   const findings: Diagnostic[] = [...loaded.diagnostics];
   for (const { settings } of files.values()) {
-    findings.push(...jsoncFindings(settings), ...eventFindings(settings));
+    findings.push(...jsoncFindings(settings), ...eventFindings(settings, profile));
   }
+  findings.push(...await repeatedKeyFindings([...files.keys()], options.readSettingsFile));
   findings.push(...claudeDropsFile(loaded, files), ...disableFindings(loaded, files));
   const fired = loaded.handlers.filter((h) => isFiredEvent(h.event));
-  for (const entry of fired) {
-    const settings = files.get(entry.source.file);
-    if (settings) findings.push(...handlerFindings(entry, settings.settings));
+  const withFiles = fired.flatMap((entry) => {
+    const settings = files.get(entry.source.file)?.settings;
+    return settings ? [{ entry, settings }] : [];
+  });
+  for (const { entry, settings } of withFiles) {
+    findings.push(
+      ...handlerFieldFindings(entry, settings),
+      ...ifRuleFindings(entry, settings, profile),
+    );
   }
   findings.push(...await scriptFindings(fired, files, options));
+  findings.push(
+    ...await commandHookFindings(withFiles, {
+      cwd: options.cwd,
+      profile,
+      findCommands: options.findCommands,
+      readScript: options.readScript ?? readScriptFile,
+    }),
+  );
   return sortByChain(findings, loaded);
 }
 
 interface LoadedFile {
   readonly scope: SettingsScope;
   readonly settings: SettingsFile;
-}
-
-function finding(
-  settings: SettingsFile,
-  pointer: string,
-  code: DiagnosticCode,
-  message: string,
-  severity: Diagnostic["severity"] = "warning",
-): Diagnostic {
-  return { code, severity, file: settings.path, pointer, ...settings.positionOf(pointer), message };
 }
 
 function jsoncFindings(settings: SettingsFile): Diagnostic[] {
@@ -79,8 +109,94 @@ function jsoncFindings(settings: SettingsFile): Diagnostic[] {
   ];
 }
 
+/**
+ * Keys that repeat in one object of what the loader reads (`hooks`, `disableAllHooks` and
+ * everything inside `hooks`): only the last value counts, in llama-agent as in Claude Code, so
+ * the hooks of an earlier one silently never run. The loaded file keeps no tree, so it is read
+ * again; one that cannot be read now is left to the loader's diagnostics.
+ */
+async function repeatedKeyFindings(
+  paths: readonly string[],
+  read: ReadTextFile = readConfigFile,
+): Promise<Diagnostic[]> {
+  const perFile = await Promise.all(paths.map(async (path) => {
+    try {
+      return repeatedKeys(path, await read(path));
+    } catch {
+      return [];
+    }
+  }));
+  return perFile.flat();
+}
+
+/** The diagnostics for every ignored earlier copy of a key in one settings text. */
+export function repeatedKeys(path: string, rawText: string): Diagnostic[] {
+  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
+  const root = parseTree(text, [], { disallowComments: false, allowTrailingComma: true });
+  if (root?.type !== "object") return [];
+  const out: Diagnostic[] = [];
+  const report = (segments: readonly (string | number)[], earlier: Node, kept: Node) => {
+    const key = String(segments.at(-1));
+    out.push({
+      code: "LINT_DUPLICATE_KEY",
+      severity: "warning",
+      file: path,
+      pointer: jsonPointer(segments),
+      ...positionAt(text, earlier.offset),
+      message: `Key "${key}" appears again at line ${positionAt(text, kept.offset).line}, ` +
+        `and only that last value is read, by llama-agent and Claude Code alike: this one is ` +
+        `ignored, with every hook in it; merge the two into one`,
+    });
+  };
+  const visit = (node: Node, segments: readonly (string | number)[]) => {
+    if (node.type === "array") {
+      (node.children ?? []).forEach((child, index) => visit(child, [...segments, index]));
+      return;
+    }
+    if (node.type !== "object") return;
+    const top = segments.length === 0;
+    for (const [key, properties] of propertiesByKey(node)) {
+      if (top && key !== "hooks" && key !== "disableAllHooks") continue;
+      const kept = properties.at(-1);
+      if (kept === undefined) continue;
+      for (const earlier of properties.slice(0, -1)) report([...segments, key], earlier, kept);
+      const value = kept.children?.[1];
+      if (value !== undefined && (!top || key === "hooks")) visit(value, [...segments, key]);
+    }
+  };
+  visit(root, []);
+  return out;
+}
+
+function propertiesByKey(object: Node): Map<string, Node[]> {
+  const byKey = new Map<string, Node[]>();
+  for (const property of object.children ?? []) {
+    const key = property.children?.[0]?.value;
+    if (typeof key !== "string" || property.children?.[1] === undefined) continue;
+    const same = byKey.get(key);
+    if (same === undefined) byKey.set(key, [property]);
+    else same.push(property);
+  }
+  return byKey;
+}
+
+/** 1-based line and column of an offset, counting lines as the settings reader does. */
+function positionAt(text: string, offset: number): Position {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
+    if (code === 0x0a || code === 0x0d) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
 /** Events that never fire here, and matchers that never match or are ignored. */
-function eventFindings(settings: SettingsFile): Diagnostic[] {
+function eventFindings(settings: SettingsFile, profile: CompatProfile): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
     if (!isHookEventName(event)) continue;
@@ -101,8 +217,9 @@ function eventFindings(settings: SettingsFile): Diagnostic[] {
       if (!isRecord(group) || typeof group.matcher !== "string") return;
       const pointer = jsonPointer(["hooks", event, index, "matcher"]);
       if (spec.matcherField === "tool_name") {
-        const problem = toolMatcherProblem(group.matcher);
-        if (problem) out.push(finding(settings, pointer, "LINT_TOOL_NEVER_MATCHES", problem));
+        const problem = toolMatcherProblem(group.matcher, profile);
+        const code = problem?.neverMatches ? "LINT_TOOL_NEVER_MATCHES" : "LINT_TOOL_PARTLY_MATCHES";
+        if (problem) out.push(finding(settings, pointer, code, problem.message));
       } else if (spec.matcherField === null && group.matcher !== "" && group.matcher !== "*") {
         const message = `Matcher "${group.matcher}" is ignored on "${event}": every group of ` +
           `this event fires; remove the matcher`;
@@ -164,103 +281,6 @@ function disableFindings(loaded: LoadedSettings, files: ReadonlyMap<string, Load
   return out;
 }
 
-/** Fields each handler type reads. */
-const OWN_FIELDS: Readonly<Record<HandlerType, readonly string[]>> = {
-  command: ["type", "command", "args", "timeout", "onFailure"],
-  http: ["type", "url", "headers", "allowedEnvVars", "timeout", "onFailure"],
-  prompt: ["type", "prompt", "model", "timeout", "onFailure"],
-  agent: ["type", "prompt", "model", "timeout", "onFailure"],
-};
-
-/** Claude Code fields llama-agent accepts and ignores, with what happens instead. */
-const IGNORED_FIELDS: Readonly<Record<string, string>> = {
-  async: "the action waits for every hook to finish",
-  statusMessage: "no status is shown while a hook runs",
-  once: "the hook runs every time its event fires",
-  shell: "commands always run with /bin/sh",
-};
-
-const MS_THRESHOLD_SEC = 1000;
-
-function handlerFindings(entry: LoadedHandler, settings: SettingsFile): Diagnostic[] {
-  const { handler, event } = entry;
-  const out: Diagnostic[] = [];
-  const at = (field: string, code: DiagnosticCode, message: string) =>
-    out.push(finding(settings, entry.source.pointer + jsonPointer([field]), code, message));
-
-  if (handler.timeout !== undefined && handler.timeout >= MS_THRESHOLD_SEC) {
-    const meant = Number((handler.timeout / 1000).toFixed(3));
-    at(
-      "timeout",
-      "LINT_TIMEOUT_LOOKS_LIKE_MS",
-      `"timeout" is ${handler.timeout} seconds (${duration(handler.timeout)}): timeouts are in ` +
-        `seconds; did you mean ${meant}?`,
-    );
-  }
-  for (const field of Object.keys(handler)) {
-    const message = fieldProblem(handler, field, event);
-    if (message) at(field, "LINT_FIELD_NO_EFFECT", message);
-  }
-  if (handler.type === "http") out.push(...headerFindings(entry, handler, settings));
-  return out;
-}
-
-function fieldProblem(
-  handler: HandlerConfig,
-  field: string,
-  event: LoadedHandler["event"],
-): string | undefined {
-  const ignored = Object.hasOwn(IGNORED_FIELDS, field) ? IGNORED_FIELDS[field] : undefined;
-  if (ignored) return `"${field}" has no effect in llama-agent: ${ignored}`;
-  if (field === "model" && (handler.type === "prompt" || handler.type === "agent")) {
-    return `"model" has no effect in llama-agent: the session's own model answers ` +
-      `prompt and agent hooks`;
-  }
-  if (field === "onFailure" && !HOOK_EVENTS[event].blockable) {
-    return `"onFailure" has no effect on "${event}": the event cannot be blocked, so a ` +
-      `failing hook is only reported`;
-  }
-  if (OWN_FIELDS[handler.type].includes(field)) return undefined;
-  const owners = HANDLER_TYPES.filter((type) => OWN_FIELDS[type].includes(field));
-  if (owners.length > 0) {
-    return `"${field}" has no effect on a "${handler.type}" handler: only ` +
-      `${andList(owners.map((t) => `"${t}"`))} handlers use it`;
-  }
-  const known = [...OWN_FIELDS[handler.type], ...Object.keys(IGNORED_FIELDS)];
-  const near = known.find((name) => name.toLowerCase() === field.toLowerCase());
-  return `"${field}" is not a field of a "${handler.type}" handler and has no effect: ` +
-    (near ? `did you mean "${near}"?` : "remove it");
-}
-
-const HEADER_VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
-
-function headerFindings(
-  entry: LoadedHandler,
-  handler: Extract<HandlerConfig, { type: "http" }>,
-  settings: SettingsFile,
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const allowed = handler.allowedEnvVars ?? [];
-  const base = entry.source.pointer;
-  if (handler.allowedEnvVars !== undefined && handler.headers === undefined) {
-    const message = `"allowedEnvVars" has no effect without "headers": only header values ` +
-      `are expanded`;
-    out.push(finding(settings, base + "/allowedEnvVars", "LINT_FIELD_NO_EFFECT", message));
-  }
-  for (const [name, value] of Object.entries(handler.headers ?? {})) {
-    const unlisted = [...value.matchAll(HEADER_VARIABLE)]
-      .map((m) => m[1] ?? m[2] ?? "")
-      .filter((variable) => !allowed.includes(variable));
-    for (const variable of new Set(unlisted)) {
-      const message = `Header "${name}" uses "$${variable}", which "allowedEnvVars" does not ` +
-        `list, so it is sent empty: add "${variable}" to "allowedEnvVars"`;
-      const pointer = base + jsonPointer(["headers", name]);
-      out.push(finding(settings, pointer, "LINT_FIELD_NO_EFFECT", message));
-    }
-  }
-  return out;
-}
-
 async function scriptFindings(
   handlers: readonly LoadedHandler[],
   files: ReadonlyMap<string, LoadedFile>,
@@ -299,25 +319,6 @@ function sortByChain(findings: Diagnostic[], loaded: LoadedSettings): Diagnostic
       a.index - b.index
     )
     .map(({ d }) => d);
-}
-
-/** `1 h 23 min`, `16 min 40 s`, `11 d 13 h`: the magnitude is what catches the eye. */
-function duration(seconds: number): string {
-  const units: [string, number][] = [["d", 86400], ["h", 3600], ["min", 60], ["s", 1]];
-  const first = units.findIndex(([, size]) => seconds >= size);
-  const parts: string[] = [];
-  let left = Math.floor(seconds);
-  for (const [name, size] of units.slice(Math.max(first, 0), Math.max(first, 0) + 2)) {
-    const count = Math.floor(left / size);
-    left -= count * size;
-    if (count > 0) parts.push(`${count} ${name}`);
-  }
-  return parts.join(" ");
-}
-
-function andList(words: readonly string[]): string {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -58,8 +58,11 @@ Deno.test("pretty output: one line per finding by file, a summary, exit 1 on an 
         "and then drops every hook of the file (llama-agent accepts them): remove the comment if " +
         "Claude Code also reads this file [LINT_JSONC_REJECTED_BY_CLAUDE]",
         "",
-        '.claude/settings.json:5:9: warning: Matcher "Bash" never matches a llama-agent tool: use ' +
-        '"shell" (or "shell|terminal") at /hooks/PreToolUse/0/matcher [LINT_TOOL_NEVER_MATCHES]',
+        '.claude/settings.json:5:9: warning: Matcher "Bash" never matches a llama-agent tool: ' +
+        '"Bash" is Claude Code\'s name for "shell"; use "Bash|shell" to match in both Claude Code ' +
+        'and llama-agent ("hooks lint --fix" does this), or run llama-agent with --compat claude, ' +
+        "which offers Claude Code's tool names at /hooks/PreToolUse/0/matcher " +
+        "[LINT_TOOL_NEVER_MATCHES]",
         '.claude/settings.json:9:13: error: Script "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh" is ' +
         "not executable, so the hook fails every time it runs: run " +
         '"chmod +x .claude/hooks/check.sh" in the project, or run it through its interpreter ' +
@@ -69,7 +72,7 @@ Deno.test("pretty output: one line per finding by file, a summary, exit 1 on an 
         "are in seconds; did you mean 5? at /hooks/Stop/0/hooks/0/timeout " +
         "[LINT_TIMEOUT_LOOKS_LIKE_MS]",
         "",
-        "1 error, 3 warnings",
+        "1 error, 3 warnings; 1 hook never runs here",
         "",
       ]);
     },
@@ -80,7 +83,7 @@ Deno.test("only warnings exit 0; a clean chain says so", async () => {
   await lint({ "project/.claude/settings.json": ONLY_WARNINGS }, [], (result) => {
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /^\.claude\/settings\.json:1:\d+: warning: Matcher "Edit\|Write"/);
-    assertStringIncludes(result.stdout, "\n\n0 errors, 1 warning\n");
+    assertStringIncludes(result.stdout, "\n\n0 errors, 1 warning; 1 hook never runs here\n");
   });
   await lint({ "project/.claude/settings.json": CLEAN }, [], (result) => {
     assertEquals([result.code, result.stdout, result.stderr], [0, "No problems found\n", ""]);
@@ -102,8 +105,18 @@ Deno.test("--format json prints the cwd, every diagnostic and the counts", async
       assertEquals(result.code, 1);
       assertEquals(result.stderr, "");
       const report = JSON.parse(result.stdout);
-      assertEquals(Object.keys(report), ["cwd", "diagnostics", "errors", "warnings"]);
-      assertEquals([report.cwd, report.errors, report.warnings], [`${dir}/project`, 1, 2]);
+      assertEquals(Object.keys(report), [
+        "cwd",
+        "profile",
+        "diagnostics",
+        "errors",
+        "warnings",
+        "neverRun",
+      ]);
+      assertEquals(
+        [report.cwd, report.profile, report.errors, report.warnings, report.neverRun],
+        [`${dir}/project`, "llama", 1, 2, 1],
+      );
       assertEquals(report.diagnostics[1], {
         code: "LINT_SCRIPT_NOT_EXECUTABLE",
         severity: "error",
@@ -186,5 +199,149 @@ Deno.test("a bad --format or an unknown flag is a usage error with exit 2", asyn
     assertStringIncludes(result.stdout, "Usage: llama-agent hooks lint [flags]");
     assertStringIncludes(result.stdout, "--format FORMAT");
     assert(result.stdout.includes("Examples:"));
+  });
+});
+
+/** A Claude Code settings file, with comments that --fix must keep. */
+const FOR_CLAUDE_CODE = `{
+  // Guards written for Claude Code.
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "true" }] },
+      { "matcher": "Edit|Write", /* formatting */ "hooks": [{ "type": "command", "command": "true" }] },
+      { "matcher": "^Read$", "hooks": [{ "type": "command", "command": "true" }] }
+    ]
+  }
+}
+`;
+
+Deno.test("--compat claude: a file written for Claude Code has no dead matcher", async () => {
+  const files = { "project/.claude/settings.json": FOR_CLAUDE_CODE };
+  await lint(files, ["--compat", "claude", "--format", "json"], (result) => {
+    assertEquals([result.code, result.stderr], [0, ""]);
+    const report = JSON.parse(result.stdout);
+    assertEquals(report.profile, "claude");
+    assertEquals(report.neverRun, 0);
+    assertEquals(
+      report.diagnostics.map((d: { code: string }) => d.code),
+      ["LINT_JSONC_REJECTED_BY_CLAUDE", "LINT_JSONC_REJECTED_BY_CLAUDE"],
+    );
+  });
+  await lint(files, ["--format", "json"], (result) => {
+    const report = JSON.parse(result.stdout);
+    assertEquals([report.profile, report.neverRun], ["llama", 3]);
+    const dead = report.diagnostics.filter((d: { code: string }) =>
+      d.code === "LINT_TOOL_NEVER_MATCHES"
+    );
+    assertEquals(dead.length, 3);
+  });
+  await lint(files, ["--compat", "gpt"], (result) => {
+    assertEquals([result.code, result.stdout], [2, ""]);
+    assertStringIncludes(result.stderr, '"--compat" does not accept "gpt"');
+  });
+});
+
+Deno.test("--fix rewrites list matchers in place, says what it changed, then lints again", async () => {
+  await withTempProject(
+    { "home/.keep": "", "project/.claude/settings.json": FOR_CLAUDE_CODE },
+    async (dir) => {
+      const options = { cwd: `${dir}/project`, home: `${dir}/home` };
+      const result = await runCli(["hooks", "lint", "--fix"], options);
+      assertEquals([result.code, result.stderr], [0, ""]);
+      const lines = result.stdout.split("\n");
+      assertEquals(lines.slice(0, 3), [
+        '.claude/settings.json:5: Fixed matcher "Bash" to "Bash|shell" at ' +
+        "/hooks/PreToolUse/0/matcher",
+        '.claude/settings.json:6: Fixed matcher "Edit|Write" to "Edit|Write|fs_edit|fs_write" ' +
+        "at /hooks/PreToolUse/1/matcher",
+        "",
+      ]);
+      // Linted as the file now is: only the comments and the regex are left.
+      assert(!result.stdout.includes('Matcher "Bash"'), result.stdout);
+      assertMatch(result.stdout, /Matcher "\^Read\$" never matches a llama-agent tool: /);
+      assertStringIncludes(result.stdout, "\n0 errors, 3 warnings; 1 hook never runs here\n");
+      const after = await Deno.readTextFile(`${dir}/project/.claude/settings.json`);
+      assertEquals(
+        after,
+        FOR_CLAUDE_CODE.replace('"Bash"', '"Bash|shell"').replace(
+          '"Edit|Write"',
+          '"Edit|Write|fs_edit|fs_write"',
+        ),
+      );
+
+      const again = await runCli(["hooks", "lint", "--fix", "--format", "json"], options);
+      assertEquals(JSON.parse(again.stdout).fixes, []);
+      assertEquals(await Deno.readTextFile(`${dir}/project/.claude/settings.json`), after);
+    },
+  );
+});
+
+Deno.test("a command not on PATH and bash-only syntax are warnings", async () => {
+  const text = JSON.stringify({
+    hooks: {
+      Stop: [{
+        hooks: [
+          { type: "command", command: "no-such-program-llama-agent-test --check" },
+          { type: "command", command: '[[ -n "$X" ]] && echo y' },
+        ],
+      }],
+    },
+  });
+  await lint({ "project/.claude/settings.json": text }, ["--format", "json"], (result) => {
+    assertEquals(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout);
+    assertEquals(report.diagnostics.map((d: { code: string; pointer: string }) => d.code), [
+      "LINT_COMMAND_NOT_FOUND",
+      "LINT_BASH_ONLY_SYNTAX",
+    ]);
+    assertStringIncludes(report.diagnostics[0].message, '"no-such-program-llama-agent-test"');
+  });
+});
+
+Deno.test("--fix through a symlinked settings file names the file it wrote", async () => {
+  await withTempProject(
+    { "project/.keep": "", "home/dotfiles/claude.json": FOR_CLAUDE_CODE },
+    async (dir) => {
+      await Deno.mkdir(`${dir}/project/.claude`);
+      await Deno.symlink(
+        `${dir}/home/dotfiles/claude.json`,
+        `${dir}/project/.claude/settings.json`,
+      );
+      const options = { cwd: `${dir}/project`, home: `${dir}/home` };
+      const result = await runCli(["hooks", "lint", "--fix"], options);
+      assertEquals([result.code, result.stderr], [0, ""]);
+      assertEquals(
+        result.stdout.split("\n")[0],
+        '.claude/settings.json:5: Fixed matcher "Bash" to "Bash|shell" at ' +
+          '/hooks/PreToolUse/0/matcher (written to "~/dotfiles/claude.json")',
+      );
+      assert((await Deno.lstat(`${dir}/project/.claude/settings.json`)).isSymlink);
+      assertStringIncludes(
+        await Deno.readTextFile(`${dir}/home/dotfiles/claude.json`),
+        '"matcher": "Bash|shell"',
+      );
+    },
+  );
+});
+
+Deno.test("--fix in a project also fixes the user file, and --help says so", async () => {
+  const files = {
+    "project/.keep": "",
+    "home/.claude/settings.json": JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "true" }] }] },
+    }),
+  };
+  await lint(files, ["--fix", "--format", "json"], (result) => {
+    assertEquals(result.code, 0, result.stderr);
+    const [fix] = JSON.parse(result.stdout).fixes;
+    assertEquals([fix.from, fix.to, fix.target], ["Read", "Read|fs_read", undefined]);
+    assert(fix.file.endsWith("/home/.claude/settings.json"), fix.file);
+  });
+  await lint({ "project/.keep": "" }, ["--help"], (result) => {
+    assertEquals(result.code, 0);
+    assertStringIncludes(
+      result.stdout.replaceAll("\n", " "),
+      "includes $HOME/.claude/settings.json",
+    );
   });
 });

@@ -339,3 +339,129 @@ Deno.test("a --cwd that is a file is exit 2 with a message naming it", async () 
     assertEquals(result.stderr, '"--cwd notes.txt" is not a directory\n');
   });
 });
+
+/** Hooks written for Claude Code: three can never fire under profile llama, one always can. */
+const FOR_CLAUDE_CODE = JSON.stringify(
+  {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "./bash.sh" }] },
+        { hooks: [{ type: "command", command: "./commit.sh", if: "Bash(git commit:*)" }] },
+        { matcher: "Edit|Write", hooks: [{ type: "command", command: "./fmt.sh" }] },
+        { matcher: "*", hooks: [{ type: "command", command: "./all.sh" }] },
+      ],
+    },
+  },
+  null,
+  2,
+);
+
+Deno.test("hooks whose matcher or if names Claude Code's tools are listed as never matching", async () => {
+  await inTemp({ "project/.claude/settings.json": FOR_CLAUDE_CODE }, async (dirs) => {
+    const table = await list(dirs);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertMatch(
+      lineWith(table.stdout, "./bash.sh"),
+      new RegExp(
+        escape(
+          'never matches: matcher "Bash" names Claude Code\'s tool; run with --compat ' +
+            "claude or hooks lint --fix",
+        ) + "$",
+      ),
+    );
+    assertMatch(
+      lineWith(table.stdout, "./commit.sh"),
+      /never matches: if "Bash\(git commit:\*\)" names Claude Code's tool; run with --compat claude$/,
+    );
+    assertMatch(lineWith(table.stdout, "./fmt.sh"), /never matches: matcher "Edit\|Write" names /);
+    assertMatch(lineWith(table.stdout, "./all.sh"), /\s+fires$/);
+    assertStringIncludes(
+      table.stdout,
+      '\n4 hooks (1 fire here, 3 never match: see "hooks lint"), 0 problems\n',
+    );
+
+    const json = JSON.parse((await list(dirs, ["--json"])).stdout);
+    assertEquals(json.profile, "llama");
+    const statuses = json.hooks.map((h: { status: string }) => h.status);
+    assertEquals(statuses, ["never_matches", "never_matches", "never_matches", "fires"]);
+
+    // The same count as hooks lint: its summary, and one finding per hook here.
+    const lint = await runCli(["hooks", "lint", "--format", "json"], {
+      cwd: dirs.project,
+      home: dirs.home,
+    });
+    const report = JSON.parse(lint.stdout);
+    assertEquals(report.neverRun, 3);
+    const neverCodes = ["LINT_TOOL_NEVER_MATCHES", "LINT_IF_FOREIGN_TOOL", "LINT_IF_NEVER_MATCHES"];
+    const findings = report.diagnostics.filter((d: { code: string }) =>
+      neverCodes.includes(d.code)
+    );
+    assertEquals(findings.length, 3);
+  });
+});
+
+Deno.test("--compat claude: the same hooks all fire", async () => {
+  await inTemp({ "project/.claude/settings.json": FOR_CLAUDE_CODE }, async (dirs) => {
+    const table = await list(dirs, ["--compat", "claude"]);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertStringIncludes(table.stdout, "\n4 hooks (4 fire here), 0 problems\n");
+    const json = JSON.parse((await list(dirs, ["--compat", "claude", "--json"])).stdout);
+    assertEquals(json.profile, "claude");
+    assert(json.hooks.every((h: { status: string }) => h.status === "fires"));
+  });
+});
+
+Deno.test("an if whose tool the group's matcher never lets through is listed and counted as never matching", async () => {
+  const text = JSON.stringify(
+    {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Write",
+            hooks: [{ type: "command", command: "./edit.sh", if: "Edit(src/**)" }],
+          },
+          { matcher: "Bash", hooks: [{ type: "command", command: "./read.sh", if: "Read" }] },
+          {
+            matcher: "Bash",
+            hooks: [{ type: "command", command: "./push.sh", if: "Bash(git *)" }],
+          },
+        ],
+      },
+    },
+    null,
+    2,
+  );
+  await inTemp({ "project/.claude/settings.json": text }, async (dirs) => {
+    const table = await list(dirs, ["--compat", "claude"]);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertMatch(
+      lineWith(table.stdout, "./edit.sh"),
+      /never matches: if "Edit\(src\/\*\*\)" names "Edit", which matcher "Write" never lets through$/,
+    );
+    assertMatch(lineWith(table.stdout, "./read.sh"), /never matches: if "Read" names "Read", /);
+    assertMatch(lineWith(table.stdout, "./push.sh"), /\s+fires$/);
+    assertStringIncludes(table.stdout, '\n3 hooks (1 fire here, 2 never match: see "hooks lint")');
+    const lint = await runCli(["hooks", "lint", "--compat", "claude", "--format", "json"], {
+      cwd: dirs.project,
+      home: dirs.home,
+    });
+    assertEquals(JSON.parse(lint.stdout).neverRun, 2);
+  });
+});
+
+Deno.test("in $HOME itself the user settings file is listed and counted once", async () => {
+  await inTemp({
+    "home/.claude/settings.json": JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: "shell", hooks: [{ type: "command", command: "./g.sh" }] }],
+      },
+    }),
+  }, async (dirs) => {
+    const table = await runCli(["hooks", "list"], { cwd: dirs.home, home: dirs.home });
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertEquals(table.stdout.split("\n").filter((l) => l.includes("./g.sh")).length, 1);
+    assertStringIncludes(table.stdout, "\n1 hook (1 fire here), 0 problems\n");
+    const json = JSON.parse((await list(dirs, ["--json"], dirs.home)).stdout);
+    assertEquals(json.files.map((f: { scope: string }) => f.scope), ["user", "local"]);
+  });
+});

@@ -18,6 +18,37 @@ Deno.test("no HOME skips the user file and never walks up from cwd", () => {
   ]);
 });
 
+Deno.test("in $HOME itself the user file is not listed again as the project file", () => {
+  const user = { scope: "user", path: "/home/u/.claude/settings.json" };
+  const local = { scope: "local", path: "/home/u/.claude/settings.local.json" };
+  assertEquals(settingsChainPaths("/home/u", "/home/u"), [user, local]);
+  assertEquals(settingsChainPaths("/home/u/", "/home/u"), [user, local]);
+});
+
+Deno.test("a file reached again under another name is read once, for its first scope", async () => {
+  await withChain({
+    user: hooksFile({ PreToolUse: [commandGroup("mine", "shell")] }),
+  }, async (dirs) => {
+    // The project's .claude is the user's (a dotfiles setup), so its settings.json is too.
+    await Deno.symlink(`${dirs.home}/.claude`, `${dirs.cwd}/.claude`);
+    const read: string[] = [];
+    const loaded = await loadSettingsChain({
+      cwd: dirs.cwd,
+      home: dirs.home,
+      readTextFile: (path) => {
+        read.push(path);
+        return Deno.readTextFile(path);
+      },
+    });
+    assertEquals(loaded.files.map((f) => `${f.scope} ${f.status}`), [
+      "user loaded",
+      "local missing",
+    ]);
+    assertEquals(read, [dirs.userFile, dirs.localFile]);
+    assertEquals(commands(loaded), ["mine"]);
+  });
+});
+
 Deno.test("hooks from user, project and local files merge additively in chain order", async () => {
   await withChain({
     user: hooksFile({ PreToolUse: [commandGroup("user-pre", "shell")], Stop: [commandGroup("u")] }),

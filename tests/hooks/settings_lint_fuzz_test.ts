@@ -6,8 +6,10 @@ import { assert } from "../helpers/assert.ts";
 import { mulberry32 } from "../helpers/mulberry32.ts";
 import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
 import { lintSettings, type StatFile } from "../../src/hooks/settings_lint.ts";
+import { fixMatchers } from "../../src/hooks/matcher_fix.ts";
+import { compatProfile } from "../../src/profile/compat_profile.ts";
 
-Deno.test("lint never throws, whatever the loader accepted", async () => {
+Deno.test("lint and --fix never throw, whatever the loader accepted", async () => {
   const next = mulberry32(0x1157);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const values: unknown[] = [
@@ -22,6 +24,8 @@ Deno.test("lint never throws, whatever the loader accepted", async () => {
     "|",
     "(",
     "Bash",
+    "Bash(git *)",
+    "shell(",
     "^mcp__",
     "$CLAUDE_PROJECT_DIR/x.sh",
     '"$CLAUDE_PROJECT_DIR',
@@ -45,11 +49,13 @@ Deno.test("lint never throws, whatever the loader accepted", async () => {
     "model",
     "onFailure",
     "async",
+    "if",
     "__proto__",
   ];
   const events = ["PreToolUse", "Stop", "SessionStart", "PreCompact", "CwdChanged", "Nope"];
   // Fragments a command line is made of, so the shell reader meets every quote and bracket.
   const fragments = ["$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}", "/z", "bash ", " ", '"', "'"];
+  fragments.push("[[", "x=(", "case ", "tool_name", '"Bash"', "<<", "function ");
   fragments.push("\\", "`", "$(", "${", ")", "}", "$", "<", ">", "2>&1", "|", ";", "\n", "#", "x=");
   const shellNoise = () => {
     let text = "";
@@ -90,8 +96,19 @@ Deno.test("lint never throws, whatever the loader accepted", async () => {
       readTextFile: (path) =>
         Promise.resolve(texts[path.startsWith("/h") ? 0 : path.endsWith("local.json") ? 2 : 1]!),
     });
-    const diagnostics = await lintSettings(loaded, { cwd: "/p", statFile });
+    const profile = compatProfile(pick(["llama", "claude"] as const));
+    const diagnostics = await lintSettings(loaded, {
+      cwd: "/p",
+      profile,
+      statFile,
+      findCommands: (names) =>
+        Promise.resolve(
+          new Map(names.map((n) => [n, pick(["file", "builtin", "missing"] as const)])),
+        ),
+      readScript: () => Promise.resolve(shellNoise()),
+    });
     assert(diagnostics.length >= loaded.diagnostics.length, `run ${run}`);
+    for (const text of texts) fixMatchers(text, profile);
     for (const d of diagnostics) {
       assert(!d.message.endsWith("."), d.message);
       assert(d.pointer === "" || d.pointer.startsWith("/"), d.pointer);

@@ -1,50 +1,17 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { withTempProject } from "../helpers/run_cli.ts";
-import type { Diagnostic, DiagnosticCode } from "../../src/hooks/diagnostic.ts";
-import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
-import { lintSettings, type StatFile } from "../../src/hooks/settings_lint.ts";
-
-const USER = "home/.claude/settings.json";
-const PROJECT = "project/.claude/settings.json";
-const LOCAL = "project/.claude/settings.local.json";
-const SCRIPT = "#!/bin/sh\nexit 0\n";
-
-type Files = Readonly<Record<string, string | { text: string; mode: number }>>;
-
-/** Writes a real chain (HOME in `home/`, the project in `project/`), loads it and lints it. */
-function lintProject(
-  files: Files,
-  check: (diagnostics: Diagnostic[], dir: string) => void | Promise<void>,
-  statFile?: StatFile,
-): Promise<void> {
-  return withTempProject({ "home/.keep": "", "project/.keep": "", ...files }, async (dir) => {
-    const cwd = `${dir}/project`;
-    const loaded = await loadSettingsChain({ cwd, home: `${dir}/home` });
-    await check(await lintSettings(loaded, { cwd, statFile }), dir);
-  });
-}
-
-function settings(hooks: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...extra, hooks }, null, 2);
-}
-
-function group(matcher: string | undefined, ...hooks: Record<string, unknown>[]) {
-  return { ...(matcher === undefined ? {} : { matcher }), hooks };
-}
-
-const run = (command: string, extra: Record<string, unknown> = {}) => ({
-  type: "command",
-  command,
-  ...extra,
-});
-
-function only(diagnostics: readonly Diagnostic[], code: DiagnosticCode): Diagnostic[] {
-  return diagnostics.filter((d) => d.code === code);
-}
-
-function summary(diagnostics: readonly Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}: ${d.message}`);
-}
+import type { StatFile } from "../../src/hooks/settings_lint.ts";
+import {
+  group,
+  lintProject,
+  LOCAL,
+  only,
+  PROJECT,
+  run,
+  SCRIPT,
+  settings,
+  summary,
+  USER,
+} from "./lint_project.ts";
 
 Deno.test("an idiomatic llama-agent settings chain gets no finding at all", async () => {
   const project = settings({
@@ -375,7 +342,7 @@ Deno.test("a stat that fails says nothing, and each path is looked at once", asy
   await lintProject({ [PROJECT]: text }, (diagnostics) => {
     assertEquals(diagnostics, []);
     assertEquals(looked.sort(), ["/a.sh", "/b.sh"]);
-  }, statFile);
+  }, { statFile });
 });
 
 Deno.test("findings are sorted by file in chain order, then line", async () => {
@@ -391,5 +358,35 @@ Deno.test("findings are sorted by file in chain order, then line", async () => {
       "project/.claude/settings.local.json:5",
       "project/.claude/settings.local.json:10",
     ]);
+  });
+});
+
+Deno.test("a repeated key is a warning at the copy that is ignored, naming the one read", async () => {
+  const text = `{
+  "permissions": { "allow": [] },
+  "permissions": { "allow": [] },
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "fs_read", "hooks": [{ "type": "command", "command": "echo old" }] }
+    ],
+    "PreToolUse": [
+      { "matcher": "shell", "hooks": [{ "type": "command", "command": "echo a", "command": "echo b" }] }
+    ]
+  }
+}
+`;
+  await lintProject({ [PROJECT]: text }, (diagnostics) => {
+    const repeated = only(diagnostics, "LINT_DUPLICATE_KEY");
+    assertEquals(
+      repeated.map((d) => `${d.line}:${d.column} ${d.pointer}`),
+      ["5:5 /hooks/PreToolUse", "9:60 /hooks/PreToolUse/0/hooks/0/command"],
+    );
+    assertEquals(
+      repeated[0]!.message,
+      'Key "PreToolUse" appears again at line 8, and only that last value is read, by ' +
+        "llama-agent and Claude Code alike: this one is ignored, with every hook in it; merge " +
+        "the two into one",
+    );
+    assert(repeated.every((d) => d.severity === "warning"));
   });
 });
