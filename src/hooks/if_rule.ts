@@ -6,15 +6,22 @@
  * say why.
  *
  * What Claude Code 2.1.332 does, and so what this does: the tool name is exact and
- * case-sensitive (the name the profile offers, never an alias); a command pattern is a prefix
- * rule (`git commit:*` ≡ `git commit *`, which also matches the bare `git commit`) or a glob over
- * the whole command, tested against each sub-command of a compound command; a path pattern is a
- * glob relative to the project (`//` starts an absolute one), and one without `/` is tested
- * against the file name at any depth.
+ * case-sensitive (the name the profile offers; a call under an alias is tested as the offered
+ * tool); a command pattern is a prefix rule (`git commit:*` ≡ `git commit *`, which also matches
+ * the bare `git commit`) or a glob over the whole command, tested against each sub-command the
+ * shell would run (command_split.ts); a path pattern is a glob relative to the project (`//`
+ * starts an absolute one) and anchored at its root when it has a `/` anywhere, and one without
+ * `/` is tested against the file name at any depth.
  */
-import { globToRegExp } from "../glob_pattern.ts";
-import { type CompatProfile, profileTool } from "../profile/compat_profile.ts";
+import { compileGlob, type GlobMatcher } from "../glob_pattern.ts";
+import {
+  type CompatProfile,
+  type CompatProfileId,
+  profileTool,
+} from "../profile/compat_profile.ts";
 import { CAPABILITIES, isMcpToolName } from "../profile/tool_identity.ts";
+import { commandMatches } from "./command_pattern.ts";
+import { splitCommand } from "./command_split.ts";
 
 export type IfRule =
   | {
@@ -47,6 +54,11 @@ const ONE_RULE = `an "if" is one rule such as "Bash(git *)"`;
 export function parseIfRule(source: string): IfRule | null {
   if (source === "") return null;
   const invalid = (why: string): IfRule => ({ source, invalid: why });
+  const trimmed = source.trim();
+  if (trimmed !== source && trimmed !== "") {
+    const where = source.startsWith(trimmed) ? "Trailing space after" : "Leading space before";
+    return invalid(`${where} the rule: write "${trimmed}"`);
+  }
   const open = source.indexOf("(");
   const name = open === -1 ? source : source.slice(0, open);
   if (/\|\||[|,]/.test(name)) return invalid(`Alternation is not supported: ${ONE_RULE}`);
@@ -91,51 +103,66 @@ function matchingParenthesis(text: string, open: number): number {
   return -1;
 }
 
-/** Whether a rule holds for one tool call. */
+/**
+ * Whether a rule holds for one tool call. A rule names the tool the profile offers: a call
+ * under an alias (`terminal` for `shell`) is the same tool, so a rule on `shell` holds for it
+ * too; a rule on the alias holds only without a pattern, and only for that very name.
+ */
 export function ifRuleMatches(rule: IfRule, call: IfRuleCall, context: IfRuleContext): boolean {
   if ("invalid" in rule) return false;
-  if (rule.toolName !== call.toolName) return false;
-  if (rule.pattern === null) return true;
   const tool = profileTool(context.profile, call.toolName);
-  // A pattern names part of a built-in tool's input; aliases are other names, not rule names.
-  if (tool === undefined || tool.name !== call.toolName) return false;
+  const offered = tool?.name ?? call.toolName;
+  if (rule.pattern === null) return rule.toolName === offered || rule.toolName === call.toolName;
+  if (rule.toolName !== offered || tool === undefined) return false;
+  const pattern = rule.pattern;
   const subject = CAPABILITIES[tool.capability].ruleSubject;
-  const value = fieldOf(call.toolInput, subject.field);
-  if (value === undefined) return false;
+  const values = fieldValues(call.toolInput, subject.field, context.profile.id);
   switch (subject.kind) {
     case "command":
-      return splitOnce(value).some((part) => commandMatches(rule.pattern ?? "", part));
+      return values.some((value) => splitOnce(value).some((part) => commandMatches(pattern, part)));
     case "path":
-      return pathMatches(rule.pattern, value, context.projectDir);
+      return values.some((value) => pathMatches(pattern, value, context.projectDir));
     default:
       return subject satisfies never;
   }
 }
 
-function fieldOf(input: unknown, field: string): string | undefined {
-  if (typeof input !== "object" || input === null || !Object.hasOwn(input, field)) return undefined;
-  const value: unknown = Reflect.get(input, field);
-  return typeof value === "string" ? value : undefined;
+/**
+ * The other input fields a profile's dispatcher reads for a rule's field: the llama profile
+ * takes `path` for an absent `file_path`, so a path rule must see it too. Claude Code has none.
+ */
+const FIELD_ALIASES: Readonly<
+  Record<CompatProfileId, Readonly<Record<string, readonly string[]>>>
+> = {
+  llama: { file_path: ["path"] },
+  claude: {},
+};
+
+/** The string values of a field and its aliases (all of them, should a call give both). */
+function fieldValues(input: unknown, field: string, profile: CompatProfileId): string[] {
+  if (typeof input !== "object" || input === null) return [];
+  const values: string[] = [];
+  for (const name of [field, ...(FIELD_ALIASES[profile][field] ?? [])]) {
+    const value: unknown = Object.hasOwn(input, name) ? Reflect.get(input, name) : undefined;
+    if (typeof value === "string") values.push(value);
+  }
+  return values;
 }
 
 /**
- * Compiled patterns, kept: selection runs on every tool call, and each gated hook's rule would
+ * Compiled path globs, kept: selection runs on every tool call, and each gated hook's rule would
  * otherwise be compiled again for every call. Bounded, since patterns come from settings files.
  */
-const compiled = new Map<string, RegExp>();
+const compiledGlobs = new Map<string, GlobMatcher>();
 const MAX_COMPILED = 1024;
 
-function cachedRegExp(key: string, build: () => RegExp): RegExp {
-  let regex = compiled.get(key);
-  if (regex === undefined) {
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(key, regex = build());
-  }
-  return regex;
-}
-
 function matchesGlob(pattern: string, path: string): boolean {
-  return cachedRegExp(`glob:${pattern}`, () => globToRegExp(pattern)).test(path);
+  let regex = compiledGlobs.get(pattern);
+  if (regex === undefined) {
+    if (compiledGlobs.size >= MAX_COMPILED) compiledGlobs.clear();
+    compiledGlobs.set(pattern, regex = compileGlob(pattern));
+  }
+  return regex.test(path);
 }
 
 /** One firing tests every gated hook against the same command: it is split once. */
@@ -147,81 +174,10 @@ function splitOnce(command: string): readonly string[] {
 }
 
 /**
- * The sub-commands of a command line, split on `&&`, `||`, `;`, `|` and newlines outside quotes,
- * trimmed, empty ones dropped.
- */
-export function splitCommand(command: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quote: "'" | '"' | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const char = command[i] ?? "";
-    if (quote === "'") {
-      if (char === "'") quote = null;
-      current += char;
-    } else if (char === "\\" && i + 1 < command.length) {
-      current += char + command[i + 1];
-      i += 1;
-    } else if (quote === '"') {
-      if (char === '"') quote = null;
-      current += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-    } else if (char === ";" || char === "\n" || char === "|" || char === "&") {
-      const pair = command[i + 1] === char && (char === "|" || char === "&");
-      if (char === "&" && !pair) {
-        current += char;
-        continue;
-      }
-      parts.push(current);
-      current = "";
-      if (pair) i += 1;
-    } else {
-      current += char;
-    }
-  }
-  parts.push(current);
-  return parts.map((part) => part.trim()).filter((part) => part !== "");
-}
-
-/**
- * One sub-command against a command pattern: `prefix:*` and `prefix *` match the prefix alone
- * or followed by a space and anything; any other `*` matches any text; no `*` means the exact
- * command.
- */
-function commandMatches(pattern: string, command: string): boolean {
-  return cachedRegExp(`command:${pattern}`, () => commandRegExp(pattern)).test(command);
-}
-
-function commandRegExp(pattern: string): RegExp {
-  const glob = pattern.endsWith(":*") ? `${pattern.slice(0, -2)} *` : pattern;
-  let body = "";
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i] ?? "";
-    if (char === "\\" && (glob[i + 1] === "*" || glob[i + 1] === "\\")) {
-      body += escapeRegExp(glob[i + 1] ?? "");
-      i += 1;
-    } else if (char === " " && glob[i + 1] === "*" && i + 2 === glob.length) {
-      body += "(?: [\\s\\S]*)?";
-      i += 1;
-    } else if (char === "*") {
-      body += "[\\s\\S]*";
-    } else {
-      body += escapeRegExp(char);
-    }
-  }
-  return new RegExp(`^${body}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
-/**
  * A path pattern against an input path. `//x` is the absolute `/x`; every other pattern is
- * relative to the project (`./` and a single leading `/` say so explicitly) and never matches a
- * path outside it; a pattern without `/` is tested against the file name at any depth.
+ * relative to the project and never matches a path outside it. A pattern with a `/` anywhere
+ * (`./` and a single leading `/` included) is anchored at the project's root; only one without
+ * any `/` is tested against the file name at any depth.
  */
 function pathMatches(pattern: string, inputPath: string, projectDir: string): boolean {
   const root = normalizePath(projectDir);
@@ -235,7 +191,7 @@ function pathMatches(pattern: string, inputPath: string, projectDir: string): bo
     : pattern.startsWith("/")
     ? pattern.slice(1)
     : pattern;
-  if (!projectPattern.includes("/")) {
+  if (!pattern.includes("/")) {
     return matchesGlob(projectPattern, relative.slice(relative.lastIndexOf("/") + 1));
   }
   return matchesGlob(projectPattern, relative);

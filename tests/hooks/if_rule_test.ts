@@ -104,6 +104,8 @@ const FILE_TABLE: readonly [readonly string[], readonly string[]][] = [
   [["Write(*.md)", "Write(**/*.md)"], ["Write README.md", "Write docs/guide.md"]],
   [["Write(README.md)"], ["Write README.md"]],
   [["Write(src/**)"], ["Write src/b.ts"]],
+  // A `/` anywhere anchors the pattern at the project's root: only `*.md` looks at any depth.
+  [["Write(./*.md)", "Write(/*.md)"], ["Write README.md"]],
   [["Edit"], ["Edit src/a.ts"]],
   [["Edit(src/**)", "Edit(src/*)", "Edit(./src/**)", "Edit(/src/**)", "Edit(//tmp/**)"], [
     "Edit src/a.ts",
@@ -137,6 +139,99 @@ Deno.test("a compound command is split outside quotes and escapes; one sub-comma
   assert(!runs("Bash(ls *)", bash("echo 'hi; ls'")));
   assert(!runs("Bash(ls *)", bash("echo hi \\; ls")));
   assert(runs("Bash(echo hi)", bash("  echo hi  &&  ls")));
+});
+
+const PUSH_RULE = "Bash(git push:*)";
+
+Deno.test("every sub-command the shell runs is tested: background jobs, groups, keywords, substitutions", () => {
+  for (
+    const command of [
+      "echo x & git push",
+      "git push&",
+      "sleep 1 &git push origin",
+      "echo x |& git push",
+      "(git push)",
+      "(cd sub && (git push))",
+      "git \\\npush origin",
+      "FOO=1 git push",
+      'FOO="a b" BAR=$(date) git push',
+      "echo `git push`",
+      "echo `echo \\`git push\\``",
+      "echo $(git push)",
+      'echo "$(echo $(git push))"',
+      "diff <(git push) x",
+      "{ git push; }",
+      "if true; then git push; fi",
+      "while git push; do :; done",
+      "time git push",
+      "! git push",
+      "a |& git push",
+      "git push>/dev/null",
+      "2>/dev/null git push",
+      "echo \\>| git push",
+      "echo $'\\'' ; git push",
+      "echo \\ # ; git push",
+      'echo "$(case x in a) git push;; esac)"',
+      "cat <<EOF\n$(git push)\nEOF",
+      "cat <<EOF\nhello\nEOF\ngit push",
+      "echo $((1<<2))\ngit push",
+      "\\git push",
+      '"git" push',
+      "g'i't \"push\" origin",
+    ]
+  ) {
+    assert(runs(PUSH_RULE, bash(command)), command);
+  }
+});
+
+Deno.test("a line nested deeper than any person writes is still split, into more parts", () => {
+  assert(runs(PUSH_RULE, bash(`${"(".repeat(5000)}git push`)));
+  assert(runs(PUSH_RULE, bash(`${"$(".repeat(5000)}echo; git push`)));
+});
+
+Deno.test("the & of a redirection splits nothing: 2>&1, >&2 and &>log stay in their command", () => {
+  assert(runs("Bash(make 2>&1)", bash("make 2>&1")));
+  assert(runs("Bash(echo hi >&2)", bash("echo hi >&2")));
+  assert(runs("Bash(ls &>log)", bash("ls &>log")));
+  assert(!runs("Bash(log*)", bash("ls &>log")));
+  assert(runs("Bash(FOO=1 make *)", bash("FOO=1 make all")), "the assignment as written");
+});
+
+Deno.test("here-document bodies and comments hold no commands", () => {
+  for (
+    const command of [
+      "cat > NOTES.md <<'EOF'\ngit push origin main\nEOF",
+      'cat <<"EOF"\n$(git push)\nEOF',
+      "cat <<-EOF\n\tgit push\n\tEOF\nls",
+      "cat <<A <<B\ngit push\nA\ngit push\nB",
+      "echo x # ; git push",
+      "echo x\n# git push\nls",
+    ]
+  ) {
+    assert(!runs(PUSH_RULE, bash(command)), command);
+  }
+  assert(runs("Bash(ls *)", bash("cat <<-EOF\n\tgit push\n\tEOF\nls")));
+  assert(runs("Bash(echo a#b)", bash("echo a#b # a comment")));
+});
+
+Deno.test('command patterns: * spans spaces, \\* is a literal star, "prefix *" also the bare prefix', () => {
+  assert(runs("Bash(git * --force)", bash("git push origin main --force")));
+  assert(!runs("Bash(git * --force)", bash("git push --force-with-lease")));
+  assert(runs("Bash(echo \\*)", bash("echo *")));
+  assert(!runs("Bash(echo \\*)", bash("echo hi")));
+  assert(runs("Bash(*a*a*b)", bash("aaab")));
+  assert(!runs("Bash(*ab*ba*)", bash("aba")), "segments never overlap");
+  assert(runs("Bash(npm run *)", bash("npm run")));
+  assert(!runs("Bash(npm run *)", bash("npm runner")));
+});
+
+Deno.test("patterns of many stars against long commands answer without backtracking", () => {
+  const words = "a b c d e f g ".repeat(220); // 3 KB of blanks that each " " could take
+  assert(!runs("Bash(* * * *.env*)", bash(`echo ${words}`)));
+  assert(runs("Bash(* * * *.env*)", bash(`echo ${words} .env`)));
+  const pushes = "echo 'git push ' ".repeat(1100); // 18 KB of places for "git " and "push "
+  assert(!runs("Bash(*git *push *--force*)", bash(pushes)));
+  assert(runs("Bash(*git *push *--force*)", bash(`${pushes}--force`)));
 });
 
 Deno.test("a relative path pattern never matches a path outside the project", () => {
@@ -177,9 +272,33 @@ Deno.test("llama: a rule names the offered tool; Claude Code's names and aliases
   assert(!runs("Bash(git commit:*)", shell("git commit -m x"), llama));
   assert(!runs("Bash", shell("git commit -m x"), llama));
   const alias = { label: "", toolName: "terminal", toolInput: { command: "git commit -m x" } };
-  assert(!runs("shell(git commit:*)", alias, llama));
   assert(!runs("terminal(git commit:*)", alias, llama));
   assert(!runs("shell(git commit:*)", { ...shell("git commit -m x"), toolName: "Bash" }, claude));
+});
+
+Deno.test("llama: a call under an alias is tested against the rule for the offered name", () => {
+  const terminal = { label: "", toolName: "terminal", toolInput: { command: "git push" } };
+  assert(runs("shell(git push:*)", terminal, llama));
+  assert(runs("shell", terminal, llama));
+  assert(runs("terminal", terminal, llama), "a rule without a pattern on the very name called");
+  const readFile = { label: "", toolName: "read_file", toolInput: { file_path: ".env" } };
+  assert(runs("fs_read(.env)", readFile, llama));
+  assert(!runs("Bash(git push:*)", { ...terminal, toolName: "terminal" }, claude), "no aliases");
+});
+
+Deno.test('llama: a path rule reads "path", the alias of "file_path"', () => {
+  const write = (input: Record<string, string>): Call => ({
+    label: "",
+    toolName: "fs_write",
+    toolInput: { ...input, content: "x" },
+  });
+  assert(runs("fs_write(src/**)", write({ path: "src/a.ts" }), llama));
+  assert(runs("fs_write(src/**)", write({ file_path: "docs/a.md", path: "src/a.ts" }), llama));
+  assert(!runs("fs_write(src/**)", write({ path: "docs/a.md" }), llama));
+  assert(
+    !runs("Write(src/**)", { label: "", toolName: "Write", toolInput: { path: "src/a.ts" } }),
+    "Claude Code reads file_path only",
+  );
 });
 
 Deno.test('llama: "fs_write(*.md)" matches a relative or absolute path at any depth', () => {
@@ -233,6 +352,8 @@ const INVALID: readonly [string, string][] = [
   ["mcp__foo", "names no MCP tool"],
   ["mcp__srv__search(x)", "takes no pattern"],
   ["Bash(git *) extra", "Unexpected text after the pattern"],
+  ["Bash(git push:*) ", 'Trailing space after the rule: write "Bash(git push:*)"'],
+  [" Bash(git push:*)", 'Leading space before the rule: write "Bash(git push:*)"'],
 ];
 
 for (const [source, why] of INVALID) {
