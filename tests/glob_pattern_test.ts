@@ -24,6 +24,13 @@ const CASES: readonly [string, string, boolean][] = [
   ["a\\*b", "axb", false],
   ["a.b", "axb", false],
   ["(x)", "(x)", true],
+  ["src/**", "src", false],
+  ["**", "a/b/c", true],
+  ["a/**/b", "a/b", true],
+  ["a/**/b", "a/x/y/b", true],
+  ["{src,lib}/**/*.{ts,js}", "lib/x/a.js", true],
+  ["{src,lib}/**/*.{ts,js}", "test/a.js", false],
+  ["a{b,{c,d}}e", "ade", true],
 ];
 
 Deno.test("glob patterns: *, **, ?, classes, choices and escapes over / paths", () => {
@@ -41,4 +48,13 @@ Deno.test("a pattern without wildcards has no magic", () => {
   assertEquals(hasGlobMagic("src/a.ts"), false);
   assertEquals(hasGlobMagic("src/*.ts"), true);
   assertEquals(hasGlobMagic("{a,b}"), true);
+});
+
+Deno.test("many stars and globstars against long paths answer without backtracking", () => {
+  const long = "a".repeat(254);
+  assertEquals(matchesGlob("**/*a*a*a*b", long), false);
+  assertEquals(matchesGlob("**/*a*a*a*b", `${long}b`), true);
+  const deep = Array.from({ length: 200 }, () => "d").join("/");
+  assertEquals(matchesGlob("**/**/**/**/x", deep), false);
+  assertEquals(matchesGlob("**/**/**/**/x", `${deep}/x`), true);
 });

@@ -6,7 +6,7 @@
  * where the walk starts, and a pattern without `**` is not walked deeper than it reaches.
  */
 import { resolve } from "node:path";
-import { globToRegExp, hasGlobMagic } from "../glob_pattern.ts";
+import { compileGlob, hasGlobMagic } from "../glob_pattern.ts";
 import { byModifiedTime, resolveSearchStart, walkFiles, type WalkSummary } from "./file_walk.ts";
 
 export interface GlobRequest {
@@ -63,7 +63,7 @@ export async function globFiles(request: GlobRequest): Promise<GlobResult> {
     const matched = rest === "" ? [start.path] : [];
     return { ok: true, files: matched, truncated: false, total: matched.length, walkCapped: false };
   }
-  const regex = globToRegExp(rest);
+  const regex = compileGlob(rest);
   const matches: { path: string; mtimeMs: number }[] = [];
   const walk: WalkSummary = await walkFiles(start.path, {
     ...place,

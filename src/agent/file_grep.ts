@@ -9,7 +9,7 @@
  */
 import { basename } from "node:path";
 import { errorMessage } from "../error.ts";
-import { globToRegExp } from "../glob_pattern.ts";
+import { compileGlob } from "../glob_pattern.ts";
 import { type ConfinedBytes, readConfinedBytes } from "./confined_read.ts";
 import { compareNames, modifiedTime, resolveSearchStart, walkFiles } from "./file_walk.ts";
 import { FILE_TYPE_NAMES, fileTypeFilter } from "./grep_file_types.ts";
@@ -172,7 +172,7 @@ function fileFilter(operation: GrepOperation): FileFilter {
 
 /** A glob with a `/` is matched against the path below the search root, else the file name. */
 function globTest(glob: string): (relative: string) => boolean {
-  const regex = globToRegExp(glob.replace(/^(?:\.\/)+/, ""));
+  const regex = compileGlob(glob.replace(/^(?:\.\/)+/, ""));
   return glob.includes("/")
     ? (relative) => regex.test(relative)
     : (relative) => regex.test(basename(relative));

@@ -8,13 +8,13 @@
  *
  * A directory that is ignored is not walked, so nothing under it can be re-included (git's rule).
  */
-import { globToRegExp } from "../glob_pattern.ts";
+import { compileGlob, type GlobMatcher } from "../glob_pattern.ts";
 
 export interface IgnoreRule {
   /** The directory of the `.gitignore`, absolute: the rule only sees paths below it. */
   readonly base: string;
   /** Tested against the path relative to `base`, `/`-separated. */
-  readonly regex: RegExp;
+  readonly regex: GlobMatcher;
   readonly negated: boolean;
   readonly directoryOnly: boolean;
   /** The line as written, for messages and tests. */
@@ -53,7 +53,7 @@ function parseLine(rawLine: string, base: string): IgnoreRule | undefined {
   const body = anchored ? glob : `**/${glob}`;
   return {
     base,
-    regex: globToRegExp(body),
+    regex: compileGlob(body),
     negated,
     directoryOnly,
     source: rawLine,
