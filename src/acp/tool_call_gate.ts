@@ -77,17 +77,39 @@ export function toolTarget(session: AgentSession, name: string, deps: ToolCallDe
   return { kind: "none", message: `Unknown tool "${name}": the tools are ${names.join(", ")}` };
 }
 
-export function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {
+function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {
   return target.kind === "builtin" ? target.capability : undefined;
 }
 
-export function operationOf(parsed: ParsedCall | undefined): ToolOperation | undefined {
+function operationOf(parsed: ParsedCall | undefined): ToolOperation | undefined {
   return parsed?.ok ? parsed.operation : undefined;
 }
 
 /** `echo (MCP: fixture)`: the server's own title for the tool when it gives one. */
-export function mcpTitle(tool: McpTool): string {
+function mcpTitle(tool: McpTool): string {
   return `${tool.title ?? tool.toolName} (MCP: ${tool.server})`;
+}
+
+/** How the client is shown a call: its title, kind, the files it touches, its full command. */
+export function shownCall(
+  session: AgentSession,
+  name: string,
+  target: ToolTarget,
+  parsed: ParsedCall | undefined,
+) {
+  const operation = operationOf(parsed);
+  const presentation = toolCallPresentation({
+    name,
+    capability: capabilityOfTarget(target),
+    operation,
+    cwd: session.cwd,
+  });
+  return {
+    title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
+    kind: presentation.kind,
+    locations: presentation.locations,
+    content: commandContent(operation),
+  };
 }
 
 export function executorDeps(
@@ -184,20 +206,14 @@ export async function gateCall(
     final = rewrite.parsed;
     input = final?.ok && kit.profile.validatesBeforeHooks ? final.hookInput : pre.input;
     // The client sees the call as it will run.
-    const operation = operationOf(final);
-    const presentation = toolCallPresentation({
-      name: call.name,
-      capability,
-      operation,
-      cwd: session.cwd,
-    });
+    const { title, locations, content } = shownCall(session, call.name, target, final);
     session.send({
       sessionUpdate: "tool_call_update",
       toolCallId: call.toolCallId,
-      title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
+      title,
       rawInput: pre.input,
-      locations: presentation.locations,
-      content: commandContent(operation),
+      locations,
+      content,
     });
   }
   const allowed = await permitted(

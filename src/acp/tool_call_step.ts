@@ -6,20 +6,17 @@
  * gets a result for every call, whatever happens.
  */
 import { failedExecution, type ParsedCall, type ToolExecution } from "../agent/tool_kit.ts";
-import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
 import type { RequestedToolCall } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { ToolCallSegment } from "./prompt_turn.ts";
-import { commandContent, fitToBudget } from "./tool_call_content.ts";
+import { fitToBudget } from "./tool_call_content.ts";
 import {
-  capabilityOfTarget,
   executorDeps,
   type Gate,
   gateCall,
-  mcpTitle,
-  operationOf,
+  shownCall,
   type ToolCallDeps,
   type ToolTarget,
   toolTarget,
@@ -148,23 +145,12 @@ function announce(
   target: ToolTarget,
   parsed: ParsedCall | undefined,
 ): void {
-  const capability = capabilityOfTarget(target);
-  const operation = operationOf(parsed);
-  const presentation = toolCallPresentation({
-    name: call.name,
-    capability,
-    operation,
-    cwd: session.cwd,
-  });
   session.send({
     sessionUpdate: "tool_call",
     toolCallId: call.toolCallId,
-    title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
-    kind: presentation.kind,
+    ...shownCall(session, call.name, target, parsed),
     status: "pending",
     rawInput: call.input,
-    locations: presentation.locations,
-    content: commandContent(operation),
     _meta: { tool_name: call.name },
   });
 }

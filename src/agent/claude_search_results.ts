@@ -4,7 +4,7 @@
  * files, the matching lines as they are in content mode, and the `tool_response` shapes.
  */
 import { GLOB_RESULT_LIMIT } from "./claude_tool_definitions.ts";
-import { globFiles } from "./file_glob.ts";
+import { globOperation } from "./file_glob.ts";
 import { formatGrepContent, grepFiles } from "./file_grep.ts";
 import {
   failedExecution as failed,
@@ -25,14 +25,7 @@ export async function globForModel(
   deps: ToolExecutorDeps,
 ): Promise<ToolExecution> {
   const started = performance.now();
-  const found = await globFiles({
-    cwd: deps.cwd,
-    roots: deps.roots,
-    pattern: operation.pattern,
-    ...(operation.path === undefined ? {} : { path: operation.path }),
-    limit: GLOB_RESULT_LIMIT,
-    signal: deps.signal,
-  });
+  const found = await globOperation(operation, deps, GLOB_RESULT_LIMIT);
   if (!found.ok) return failed(found.message, deps.signal?.aborted ?? false);
   const filenames = found.files.map((file) => shownPath(file, deps.cwd));
   const modelText = filenames.length === 0
@@ -52,11 +45,7 @@ export async function grepForModel(
   operation: GrepOperation,
   deps: ToolExecutorDeps,
 ): Promise<ToolExecution> {
-  const found = await grepFiles(operation, {
-    cwd: deps.cwd,
-    roots: deps.roots,
-    signal: deps.signal,
-  });
+  const found = await grepFiles(operation, deps);
   if (!found.ok) return failed(found.message, deps.signal?.aborted ?? false);
   const page = <T>(items: readonly T[]) => paginate(items, operation);
   switch (operation.outputMode) {

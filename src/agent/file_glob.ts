@@ -5,6 +5,7 @@
  * still shows its length; the leading directories of a pattern without wildcards (`src/**`) are
  * where the walk starts, and a pattern without `**` is not walked deeper than it reaches.
  */
+import type { GlobOperation } from "./tool_operation.ts";
 import { resolve } from "node:path";
 import { compileGlob, hasGlobMagic } from "../glob_pattern.ts";
 import { byModifiedTime, resolveSearchStart, walkFiles, type WalkSummary } from "./file_walk.ts";
@@ -36,6 +37,22 @@ export type GlobResult =
   }
   /** A whole sentence for the model. */
   | { readonly ok: false; readonly message: string };
+
+/** A Glob call's operation, run where the call runs (its cwd, roots and signal). */
+export function globOperation(
+  operation: GlobOperation,
+  place: Pick<GlobRequest, "cwd" | "roots" | "signal">,
+  limit: number,
+): Promise<GlobResult> {
+  return globFiles({
+    cwd: place.cwd,
+    roots: place.roots,
+    pattern: operation.pattern,
+    ...(operation.path === undefined ? {} : { path: operation.path }),
+    limit,
+    ...(place.signal === undefined ? {} : { signal: place.signal }),
+  });
+}
 
 export async function globFiles(request: GlobRequest): Promise<GlobResult> {
   const place = { cwd: request.cwd, roots: request.roots };

@@ -3,7 +3,7 @@
  * file_grep.ts) told to the model as plain lists, paths relative to the cwd, cut to a size the
  * model can take in, with a note saying how much was left out and how to see it.
  */
-import { globFiles } from "./file_glob.ts";
+import { globOperation } from "./file_glob.ts";
 import { formatGrepContent, type GrepFileResult, grepFiles } from "./file_grep.ts";
 import { DEFAULT_MAX_WALK_ENTRIES } from "./file_walk.ts";
 import {
@@ -27,14 +27,7 @@ export async function findFiles(
   operation: GlobOperation,
   deps: ToolExecutorDeps,
 ): Promise<ToolExecution> {
-  const found = await globFiles({
-    cwd: deps.cwd,
-    roots: deps.roots,
-    pattern: operation.pattern,
-    ...(operation.path === undefined ? {} : { path: operation.path }),
-    limit: GLOB_LIMIT,
-    signal: deps.signal,
-  });
+  const found = await globOperation(operation, deps, GLOB_LIMIT);
   if (!found.ok) return failed(found.message, deps.signal?.aborted ?? false);
   const filenames = found.files.map((file) => shownPath(file, deps.cwd));
   const notes: string[] = [];
@@ -60,11 +53,7 @@ export async function searchFiles(
   operation: GrepOperation,
   deps: ToolExecutorDeps,
 ): Promise<ToolExecution> {
-  const found = await grepFiles(operation, {
-    cwd: deps.cwd,
-    roots: deps.roots,
-    signal: deps.signal,
-  });
+  const found = await grepFiles(operation, deps);
   if (!found.ok) return failed(found.message, deps.signal?.aborted ?? false);
   const shown = (file: GrepFileResult) => shownPath(file.path, deps.cwd);
   const walkNote = found.walkCapped ? [WALK_CAPPED_NOTE] : [];
