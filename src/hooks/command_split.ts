@@ -18,7 +18,7 @@
  * person writes is split roughly, into more parts than the shell runs, never fewer.
  */
 
-import { commandWords, isKeywordsOnly, unquoted } from "./command_words.ts";
+import { commandWords, isKeywordsOnly, unquoted, wrappedCommands } from "./command_words.ts";
 
 /** The sub-commands of a command line, each trimmed; see the module comment for the rules. */
 export function splitCommand(command: string): string[] {
@@ -35,6 +35,8 @@ export function splitCommand(command: string): string[] {
     const plain = unquoted(bare);
     if (bare !== "") parts.push(bare);
     if (plain !== bare && plain !== "") parts.push(plain);
+    // The command a wrapper runs (`sudo git push`, `env A=1 nohup git push`) is tested too.
+    for (const inner of wrappedCommands(plain)) parts.push(inner);
     // As written too, for a rule about what precedes the command (`Bash(FOO=1 *)`).
     if (part !== bare && !isKeywordsOnly(part)) parts.push(part);
   }

@@ -113,3 +113,59 @@ export function unquoted(part: string): string {
   }
   return out.trim();
 }
+
+/**
+ * Commands that run the rest of their line as another command, with the options that take a
+ * value (so the value is not taken for the command's name). A rule about `git push` must also
+ * hold for `sudo git push`.
+ */
+const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
+  sudo: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
+  doas: ["-u", "-C"],
+  env: ["-u", "-C", "-S", "--unset", "--chdir"],
+  command: [],
+  builtin: [],
+  exec: ["-a"],
+  nohup: [],
+  nice: ["-n", "--adjustment"],
+  ionice: ["-c", "-n", "-p"],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  stdbuf: ["-i", "-o", "-e"],
+  time: ["-f", "-o", "--format", "--output"],
+  chronic: [],
+  setsid: [],
+  xargs: ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter"],
+};
+
+/** The commands wrappers at the start of an unquoted sub-command run, innermost last. */
+export function wrappedCommands(plain: string): string[] {
+  const found: string[] = [];
+  let words = plain.split(/\s+/).filter((word) => word !== "");
+  for (let depth = 0; depth < 8; depth++) {
+    const takesValue = WRAPPERS[words[0] ?? ""];
+    if (takesValue === undefined) break;
+    const wrapper = words[0];
+    let i = 1;
+    while (i < words.length) {
+      const word = words[i] ?? "";
+      if (word === "--") {
+        i += 1;
+        break;
+      }
+      if (takesValue.includes(word)) i += 2;
+      else if (
+        word.startsWith("-") || (wrapper === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
+      ) {
+        i += 1;
+      } else if (wrapper === "timeout" && /^[0-9.]+[smhd]?$/.test(word)) {
+        // timeout's duration comes before the command.
+        i += 1;
+        break;
+      } else break;
+    }
+    words = words.slice(i);
+    if (words.length === 0) break;
+    found.push(words.join(" "));
+  }
+  return found;
+}

@@ -364,3 +364,26 @@ for (const [source, why] of INVALID) {
     for (const call of [...BASH_CALLS, ...FILE_CALLS]) assert(!runs(source, call));
   });
 }
+
+Deno.test("a command run by a wrapper is tested too: sudo, env, nohup, timeout, xargs", () => {
+  const rule = parseIfRule("Bash(git push:*)")!;
+  const call = (command: string) =>
+    ifRuleMatches(rule, { toolName: "Bash", toolInput: { command } }, {
+      profile: compatProfile("claude"),
+      projectDir: "/p",
+    });
+  for (
+    const command of [
+      "sudo git push",
+      "sudo -u deploy git push origin",
+      "env -u HOME A=1 git push",
+      "nohup git push &",
+      "timeout 30 git push",
+      "timeout -s KILL 5m git push",
+      "nice -n 10 command git push",
+      "echo main | xargs -I{} git push origin {}",
+    ]
+  ) assertEquals(call(command), true, command);
+  assertEquals(call("sudo git status"), false);
+  assertEquals(call("timeout 30"), false);
+});
