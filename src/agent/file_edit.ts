@@ -33,8 +33,25 @@ export type AppliedEdit =
     readonly matches?: number;
   };
 
-/** `original` is null for a file that does not exist. */
+/**
+ * `original` is null for a file that does not exist. A CRLF file is matched with its line
+ * endings read as LF (a model writes `\n`; it cannot be expected to send `\r`) and written back
+ * with CRLF throughout, so an edit neither fails on nor mixes line endings.
+ */
 export function applyEdit(original: string | null, edit: TextEdit): AppliedEdit {
+  if (original === null || !original.includes("\r\n") || edit.oldString.includes("\r")) {
+    return applyExactEdit(original, edit);
+  }
+  const toLf = (text: string) => text.replaceAll("\r\n", "\n");
+  const applied = applyExactEdit(toLf(original), {
+    ...edit,
+    oldString: toLf(edit.oldString),
+    newString: toLf(edit.newString),
+  });
+  return applied.ok ? { ...applied, updated: applied.updated.replaceAll("\n", "\r\n") } : applied;
+}
+
+function applyExactEdit(original: string | null, edit: TextEdit): AppliedEdit {
   const { oldString, newString, replaceAll } = edit;
   // Checked first, as Claude Code does: such an edit is refused whatever the file holds.
   if (oldString === newString) return { ok: false, failure: "no_change" };

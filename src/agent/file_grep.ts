@@ -122,6 +122,15 @@ export function compilePattern(
   options: { readonly ignoreCase: boolean; readonly multiline: boolean },
 ): CompiledPattern {
   const flags = (options.ignoreCase ? "i" : "") + (options.multiline ? "gms" : "m");
+  const nested = nestedQuantifier(pattern);
+  if (nested !== undefined) {
+    return {
+      ok: false,
+      message: `The pattern "${pattern}" repeats a group that itself repeats (${nested}): in ` +
+        "JavaScript's regular expressions that can take exponential time, so it is not run; " +
+        "write it without the outer repetition (e.g. (a+)+ as a+)",
+    };
+  }
   try {
     return { ok: true, regex: new RegExp(pattern, flags + "u") };
   } catch {
@@ -224,10 +233,14 @@ function searchText(
     : new Set(lines.flatMap((line, i) => regex.test(withoutCr(line)) ? [i] : []));
   if (!keepLines || matched.size === 0) return { count: matched.size, lines: [] };
   const shown = new Set<number>();
-  for (const i of matched) {
-    const from = Math.max(0, i - operation.before);
+  // Matches in order, each adding only lines past the last one shown: linear in the lines,
+  // whatever -A/-B/-C the model asks for.
+  let shownUpTo = -1;
+  for (const i of [...matched].sort((a, b) => a - b)) {
+    const from = Math.max(0, i - operation.before, shownUpTo + 1);
     const to = Math.min(lines.length - 1, i + operation.after);
     for (let j = from; j <= to; j++) shown.add(j);
+    shownUpTo = Math.max(shownUpTo, to);
   }
   const numbers = [...shown].sort((a, b) => a - b);
   return {
@@ -301,4 +314,51 @@ export function formatGrepContent(
     }
   }
   return out;
+}
+
+/**
+ * The first group that is repeated and holds a repetition (`(a+)+`, `(\\w*)*`, `(?:x{2,})+`), the
+ * shape behind catastrophic backtracking; undefined when there is none. Escapes and classes are
+ * skipped; a `{n}` of a fixed count is not a repetition.
+ */
+export function nestedQuantifier(pattern: string): string | undefined {
+  /** Per open group: where it starts and whether something inside it repeats. */
+  const open: { start: number; repeats: boolean }[] = [];
+  let lastGroup: { start: number; repeats: boolean } | undefined;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === "\\") {
+      i += 1;
+      lastGroup = undefined;
+    } else if (char === "[") {
+      for (i += 1; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i += 1;
+      lastGroup = undefined;
+    } else if (char === "(") {
+      open.push({ start: i, repeats: false });
+      lastGroup = undefined;
+    } else if (char === ")") {
+      lastGroup = open.pop();
+      if (lastGroup?.repeats && open.length > 0) open[open.length - 1]!.repeats = true;
+    } else {
+      const quantifier = repetitionAt(pattern, i);
+      if (quantifier > 0) {
+        if (lastGroup?.repeats) return pattern.slice(lastGroup.start, i + quantifier);
+        if (open.length > 0) open[open.length - 1]!.repeats = true;
+        i += quantifier - 1;
+      }
+      lastGroup = undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The length of a repeating quantifier at `i` (`*`, `+`, `{n,}`, `{n,m}` with m > 1), or 0. */
+function repetitionAt(pattern: string, i: number): number {
+  const char = pattern[i];
+  if (char === "*" || char === "+") return 1;
+  if (char !== "{") return 0;
+  const match = /^\{(\d*)(,(\d*))?\}/.exec(pattern.slice(i));
+  if (match === null) return 0;
+  const repeats = match[2] !== undefined && (match[3] === "" || Number(match[3]) > 1);
+  return repeats ? match[0].length : 0;
 }

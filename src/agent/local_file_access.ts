@@ -70,7 +70,8 @@ export class LocalFileAccess implements FileAccess {
     }
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      // The byte order mark stays in the text, so a write of the text keeps it.
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
       return fail("failed", "it is not a UTF-8 text file");
     }

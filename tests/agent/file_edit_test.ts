@@ -89,3 +89,41 @@ Deno.test("editFile writes the edited text through the file door and nothing on 
     assertEquals(outside.ok === false && outside.kind, "access");
   });
 });
+
+Deno.test("a CRLF file is edited with LF text and keeps CRLF throughout", () => {
+  const original = "one\r\ntwo\r\nthree\r\n";
+  assertEquals(
+    applyEdit(original, { oldString: "one\ntwo", newString: "1\n2", replaceAll: false }),
+    { ok: true, updated: "1\r\n2\r\nthree\r\n", replacements: 1 },
+  );
+  assertEquals(
+    applyEdit(original, { oldString: "two", newString: "two\nextra", replaceAll: false }),
+    { ok: true, updated: "one\r\ntwo\r\nextra\r\nthree\r\n", replacements: 1 },
+  );
+  // An LF file is left as it is.
+  assertEquals(
+    applyEdit("a\nb\n", { oldString: "a", newString: "x", replaceAll: false }),
+    { ok: true, updated: "x\nb\n", replacements: 1 },
+  );
+});
+
+Deno.test("a file's byte order mark survives an edit", async () => {
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+  await withTempDir({}, async (dir) => {
+    await Deno.writeFile(
+      `${dir}/b.txt`,
+      new Uint8Array([...bom, ...new TextEncoder().encode("hello\n")]),
+    );
+    const files = new LocalFileAccess({ cwd: dir, roots: [dir] });
+    const edited = await editFile(files, "b.txt", {
+      oldString: "hello",
+      newString: "bye",
+      replaceAll: false,
+    });
+    assertEquals(edited.ok, true);
+    assertEquals([...(await Deno.readFile(`${dir}/b.txt`))], [
+      ...bom,
+      ...new TextEncoder().encode("bye\n"),
+    ]);
+  });
+});

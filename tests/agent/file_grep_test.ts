@@ -190,3 +190,32 @@ Deno.test("each line is matched alone: a lookaround does not see past its line's
     assertEquals(anchored.ok && anchored.filesSearched, 3);
   });
 });
+
+Deno.test("a pattern that repeats a repeating group is refused, not run: it could take exponential time", async () => {
+  await withTempDir({ "a.txt": "a".repeat(40) + "b\n" }, async (dir) => {
+    for (const pattern of ["(a+)+$", "(\\w*)*x", "(?:x{2,})+", "((ab)+c)*"]) {
+      const result = await grepFiles(grep(pattern), { cwd: dir, roots: [dir] });
+      assertEquals(result.ok, false, pattern);
+      if (!result.ok) assertStringIncludes(result.message, "exponential time");
+    }
+    for (const pattern of ["(a+)b", "(ab){2}", "a+b*", "[(]a+[)]+", "\\(a+\\)+", "(a|b)+"]) {
+      const result = await grepFiles(grep(pattern), { cwd: dir, roots: [dir] });
+      assertEquals(result.ok, true, pattern);
+    }
+  });
+});
+
+Deno.test("huge context around many matches is shown once per line, not once per match", async () => {
+  const text = "x\n".repeat(5000);
+  await withTempDir({ "a.txt": text }, async (dir) => {
+    const result = await grepFiles(
+      grep("x", { outputMode: "content", before: 1_000_000, after: 1_000_000 }),
+      { cwd: dir, roots: [dir] },
+    );
+    assertEquals(result.ok, true);
+    if (result.ok) {
+      assertEquals(result.files[0]?.count, 5000);
+      assertEquals(result.files[0]?.lines.length, 5000);
+    }
+  });
+});
