@@ -165,11 +165,11 @@ export async function editFileText(
   if (!checked.ok) return { ...failed(checked.message), locations };
   const written = await deps.files.writeTextFile(path, checked.updated, { signal: deps.signal });
   if (!written.ok) return { ...accessFailure(written, path, "read", deps.cwd), locations };
-  const edited = { original: read.content, updated: checked.updated };
-  state.remember(path, edited.updated);
+  const { updated } = checked;
+  state.remember(path, updated);
   // A file the model never read (and did not just create) is changed without it knowing the rest.
-  const unseen = edited.original !== null && !seen;
-  const original = edited.original ?? "";
+  const unseen = read.content !== null && !seen;
+  const original = read.content ?? "";
   const done = replaceAll
     ? `The file ${path} has been updated. All occurrences were successfully replaced.`
     : `The file ${path} has been updated successfully.`;
@@ -177,13 +177,13 @@ export async function editFileText(
   return {
     status: "completed",
     modelText,
-    content: [diff(path, edited.original, edited.updated)],
+    content: [diff(path, read.content, updated)],
     rawOutput: {
       filePath: path,
       oldString,
       newString,
       originalFile: original,
-      structuredPatch: structuredPatch(original, edited.updated),
+      structuredPatch: structuredPatch(original, updated),
       userModified: false,
       replaceAll,
       ...(unseen ? { contentNotInModelContext: true } : {}),

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { ToolCapability } from "../profile/tool_identity.ts";
-import { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
+import { decodeJsonString, DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
 import type { ParsedCall } from "./tool_kit.ts";
 import type { GrepOutputMode, ToolOperation } from "./tool_operation.ts";
 
@@ -257,11 +257,5 @@ function typeName(value: unknown): string {
  * they stand for, so the message names the missing parameters.
  */
 function decodeInput(raw: unknown): unknown {
-  if (raw === undefined) return {};
-  if (typeof raw !== "string") return raw;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+  return raw === undefined ? {} : decodeJsonString(raw);
 }

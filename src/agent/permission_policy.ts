@@ -7,8 +7,9 @@
  * 2. in `rule-based` mode, a matching `deny` rule → deny (a configured deny is a hard line that an
  *    earlier "always allow" given in another mode does not lift);
  * 3. an `allow_always` answer earlier in the session → allow;
- * 4. the mode: `always-ask` asks; `auto-approve-reads` runs the tools that only look (read, glob, grep; any of their names) and asks
- *    for the rest; `rule-based` follows the first matching rule, and asks when none matches.
+ * 4. the mode: `always-ask` asks; `auto-approve-reads` runs the tools that only look (read,
+ *    glob, grep; any of their names) and asks for the rest; `rule-based` follows the first
+ *    matching rule, and asks when none matches.
  *
  * Session answers are remembered per tool name as emitted ("adds an allow rule for that tool
  * name"), like a rule with that exact name as its matcher.

@@ -6,10 +6,10 @@
  * `tool` is a matcher read exactly as a hooks matcher (src/hooks/matcher.ts), tested against the
  * tool's names: for a built-in tool every name its capability has in either profile (a rule
  * about `shell` holds for `terminal` and `Bash` too, so no other name walks around a deny), for
- * an MCP tool its `mcp__<server>__<tool>` name: `"*"` matches every tool, `shell|terminal` is a list of names,
- * `mcp__github__.*` a regular expression. The first rule that matches decides, so a file reads
- * top to bottom like a firewall: put the exceptions before the general rules. No rule matching
- * means "ask".
+ * an MCP tool its `mcp__<server>__<tool>` name: `"*"` matches every tool, `shell|terminal` is a
+ * list of names, `mcp__github__.*` a regular expression. The first rule that matches decides, so
+ * a file reads top to bottom like a firewall: put the exceptions before the general rules. No
+ * rule matching means "ask".
  *
  * The file is strict (an unknown key is an error) because a typo in a permission rule should
  * stop the agent from starting rather than silently allow or deny the wrong thing.

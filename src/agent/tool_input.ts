@@ -135,7 +135,7 @@ export function parseToolInput(
 }
 
 /** Some models send the arguments as a JSON-encoded string rather than an object. */
-function decodeJsonString(raw: unknown): unknown {
+export function decodeJsonString(raw: unknown): unknown {
   if (typeof raw !== "string") return raw;
   try {
     return JSON.parse(raw);
@@ -149,6 +149,11 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
 }
+
+const FILE_PATH_PROPERTY = {
+  type: "string",
+  description: "Path of the file, absolute or relative to the working directory.",
+} as const;
 
 /** The built-in tools as offered to the model: canonical names only (hooks.md §6). */
 export function toolDefinitions(): ToolDefinition[] {
@@ -185,10 +190,7 @@ export function toolDefinitions(): ToolDefinition[] {
       inputSchema: {
         type: "object",
         properties: {
-          file_path: {
-            type: "string",
-            description: "Path of the file, absolute or relative to the working directory.",
-          },
+          file_path: FILE_PATH_PROPERTY,
           offset: {
             type: "integer",
             minimum: 1,
@@ -207,10 +209,7 @@ export function toolDefinitions(): ToolDefinition[] {
       inputSchema: {
         type: "object",
         properties: {
-          file_path: {
-            type: "string",
-            description: "Path of the file, absolute or relative to the working directory.",
-          },
+          file_path: FILE_PATH_PROPERTY,
           content: { type: "string", description: "The complete new content of the file." },
         },
         required: ["file_path", "content"],
@@ -226,10 +225,7 @@ export function toolDefinitions(): ToolDefinition[] {
       inputSchema: {
         type: "object",
         properties: {
-          file_path: {
-            type: "string",
-            description: "Path of the file, absolute or relative to the working directory.",
-          },
+          file_path: FILE_PATH_PROPERTY,
           old_string: { type: "string", description: "The exact text to replace." },
           new_string: { type: "string", description: "The text to put in its place." },
           replace_all: {

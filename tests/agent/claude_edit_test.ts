@@ -7,6 +7,11 @@ const MODIFIED = "File has been modified since read, either by the user or by a 
 const SUFFIX = " (file state is current in your context — no need to Read it back)";
 const FILE = "alpha\nbeta\nalpha\n";
 
+function missingFileRefusal(cwd: string): string {
+  return `<tool_use_error>File does not exist. Note: your current working directory is ${cwd}.` +
+    "</tool_use_error>";
+}
+
 /** A project whose hello.txt the model has read. */
 async function withReadFile(fn: (p: KitProject) => Promise<void>): Promise<void> {
   await withKitProject({ "hello.txt": FILE }, async (p) => {
@@ -172,11 +177,7 @@ Deno.test("Edit of a missing file is refused before any hook", async () => {
       old_string: "a",
       new_string: "b",
     });
-    assertEquals(
-      result.refused,
-      `<tool_use_error>File does not exist. Note: your current working directory is ${p.dir}.` +
-        "</tool_use_error>",
-    );
+    assertEquals(result.refused, missingFileRefusal(p.dir));
   });
 });
 
@@ -188,11 +189,7 @@ Deno.test("Edit of a file changed since it was read is refused before any hook",
       old_string: "beta",
       new_string: "BETA",
     });
-    assertEquals(
-      result.refused,
-      "<tool_use_error>File has been modified since read, either by the user or by a linter. " +
-        "Read it again before attempting to write it.</tool_use_error>",
-    );
+    assertEquals(result.refused, `<tool_use_error>${MODIFIED}</tool_use_error>`);
   });
 });
 
@@ -214,11 +211,7 @@ Deno.test("Edit of a path under a regular file is refused before any hook: the f
       old_string: "a",
       new_string: "b",
     });
-    assertEquals(
-      result.refused,
-      `<tool_use_error>File does not exist. Note: your current working directory is ${p.dir}.` +
-        "</tool_use_error>",
-    );
+    assertEquals(result.refused, missingFileRefusal(p.dir));
     assertEquals(await Deno.readTextFile(`${p.dir}/hello.txt`), FILE);
   });
 });

@@ -1,34 +1,15 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { ClientFileAccess } from "../../src/agent/client_file_access.ts";
 import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
 import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
 import { proposedFileChange } from "../../src/agent/proposed_change.ts";
-import {
-  failedExecution,
-  type ToolExecution,
-  type ToolExecutorDeps,
-} from "../../src/agent/tool_kit.ts";
+import type { ToolExecution, ToolExecutorDeps } from "../../src/agent/tool_kit.ts";
 import { fakeClient } from "./fake_client.ts";
+import { localDeps, runLlamaTool } from "./llama_kit_deps.ts";
 import { withTempDir } from "./temp_dir.ts";
 
-function localDeps(cwd: string): ToolExecutorDeps {
-  return {
-    cwd,
-    roots: [cwd],
-    files: new LocalFileAccess({ cwd, roots: [cwd] }),
-    shell: new LocalShellRunner({ env: {} }),
-  };
-}
-
-async function edit(
-  input: unknown,
-  deps: ToolExecutorDeps,
-  name = "fs_edit",
-): Promise<ToolExecution> {
-  const kit = llamaToolKit();
-  const parsed = kit.parse("fs_edit", input, name, deps.cwd);
-  return parsed.ok ? await kit.execute(parsed.operation, deps) : failedExecution(parsed.message);
+function edit(input: unknown, deps: ToolExecutorDeps, name = "fs_edit"): Promise<ToolExecution> {
+  return runLlamaTool("fs_edit", input, deps, name);
 }
 
 Deno.test("fs_edit replaces the text, shows the client a diff and gives hooks the patch", async () => {

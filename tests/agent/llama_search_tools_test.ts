@@ -1,34 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
 import { GLOB_LIMIT, GREP_DEFAULT_LIMIT } from "../../src/agent/llama_search_tools.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import {
-  failedExecution,
-  type ToolExecution,
-  type ToolExecutorDeps,
-} from "../../src/agent/tool_kit.ts";
-import type { ToolCapability } from "../../src/profile/tool_identity.ts";
+import { localDeps, runLlamaTool as run } from "./llama_kit_deps.ts";
 import { withTempDir } from "./temp_dir.ts";
-
-function localDeps(cwd: string): ToolExecutorDeps {
-  return {
-    cwd,
-    roots: [cwd],
-    files: new LocalFileAccess({ cwd, roots: [cwd] }),
-    shell: new LocalShellRunner({ env: {} }),
-  };
-}
-
-async function run(
-  capability: ToolCapability,
-  input: unknown,
-  deps: ToolExecutorDeps,
-): Promise<ToolExecution> {
-  const kit = llamaToolKit();
-  const parsed = kit.parse(capability, input, capability, deps.cwd);
-  return parsed.ok ? await kit.execute(parsed.operation, deps) : failedExecution(parsed.message);
-}
 
 const PROJECT = {
   "src/a.ts": "export const a = 1;\nexport const b = 1;\n",
