@@ -20,14 +20,9 @@
 import { isInsideRoots } from "./allowed_roots.ts";
 import type { ConfinedPlace } from "./confined_file.ts";
 import type { ConfinedBytes } from "./confined_read.ts";
-import {
-  AT_FDCWD,
-  cString,
-  DirectoryCalls,
-  type EntryKind,
-  type ListedEntry,
-} from "./directory_calls.ts";
-import { type Libc, loadLibc } from "./libc.ts";
+import { isGranted } from "./descriptor_opener.ts";
+import { cString, DirectoryCalls, type EntryKind, type ListedEntry } from "./directory_calls.ts";
+import { AT_FDCWD, type Libc, loadLibc } from "./libc.ts";
 import {
   compareNames,
   type DirectorySource,
@@ -75,7 +70,7 @@ class DescriptorDirectories implements DirectorySource {
   #isExpected(fd: number, path: string): boolean {
     try {
       return this.libc.pathOf(fd) === path && isInsideRoots(path, this.place.roots) &&
-        Deno.permissions.querySync({ name: "read", path }).state === "granted";
+        isGranted("read", path);
     } catch {
       return false;
     }

@@ -237,11 +237,15 @@ function requireRegular(type: FileType): void {
 }
 
 /**
- * Descriptors pass by Deno's permissions, so they are asked here: the agent reaches no further
- * than its runtime grant, whichever way it opens files.
+ * Descriptors pass by Deno's permissions, so they are asked here (and by descriptor_directory.ts):
+ * the agent reaches no further than its runtime grant, whichever way it opens files.
  */
+export function isGranted(access: "read" | "write", path: string): boolean {
+  return Deno.permissions.querySync({ name: access, path }).state === "granted";
+}
+
 function requireGrant(access: "read" | "write", path: string): void {
-  if (Deno.permissions.querySync({ name: access, path }).state === "granted") return;
+  if (isGranted(access, path)) return;
   throw new Deno.errors.NotCapable(
     `Requires ${access} access to "${path}", run again with the --allow-${access} flag`,
   );

@@ -10,7 +10,16 @@
  * Only where libc.ts's `loadLibc()` works (Linux, glibc, FFI granted, `/proc` mounted): the
  * flags come from it. `getdents64` needs glibc 2.30 (2019); without it there is no binding.
  */
-import type { Libc, OpenFlags } from "./libc.ts";
+import {
+  AT_EMPTY_PATH,
+  AT_FDCWD,
+  AT_SYMLINK_NOFOLLOW,
+  type FileType,
+  fileTypeOf,
+  type Libc,
+  type OpenFlags,
+  STATX_SIZE_BYTES,
+} from "./libc.ts";
 
 const SYMBOLS = {
   openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
@@ -20,16 +29,11 @@ const SYMBOLS = {
   getdents64: { parameters: ["i32", "buffer", "usize"], result: "isize" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
-export const AT_FDCWD = -100;
-const AT_EMPTY_PATH = 0x1000;
-const AT_SYMLINK_NOFOLLOW = 0x100;
 const STATX_TYPE = 0x1;
 const STATX_MODE = 0x2;
 const STATX_NLINK = 0x4;
 const STATX_MTIME = 0x40;
 const STATX_SIZE = 0x200;
-const STATX_SIZE_BYTES = 256;
-const S_IFMT = 0o170000;
 /** `struct linux_dirent64`: d_ino (8), d_off (8), d_reclen (2), d_type (1), then the name. */
 const DIRENT_RECLEN = 16;
 const DIRENT_TYPE = 18;
@@ -39,7 +43,7 @@ const LIST_BUFFER_BIGINT = BigInt(LIST_BUFFER_BYTES);
 const EMPTY_NAME = new Uint8Array(1);
 const PROC_FD_PREFIX = new TextEncoder().encode("/proc/self/fd/");
 
-export type EntryKind = "file" | "directory" | "symlink" | "other";
+export type EntryKind = FileType;
 
 export interface ListedEntry {
   readonly name: string;
@@ -147,7 +151,7 @@ export class DirectoryCalls implements Disposable {
     if (result < 0) return undefined;
     const view = this.#view;
     return {
-      kind: modeKind(view.getUint16(28, true) & S_IFMT),
+      kind: fileTypeOf(view.getUint16(28, true)),
       links: view.getUint32(16, true),
       size: view.getUint32(44, true) * 2 ** 32 + view.getUint32(40, true),
     };
@@ -189,11 +193,4 @@ function direntKind(type: number): EntryKind | undefined {
     default:
       return "other";
   }
-}
-
-function modeKind(format: number): EntryKind {
-  if (format === 0o100000) return "file";
-  if (format === 0o040000) return "directory";
-  if (format === 0o120000) return "symlink";
-  return "other";
 }

@@ -34,7 +34,7 @@ export const DEFAULT_MAX_WALK_ENTRIES = 100_000;
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 /** Never searched: a repository's own store is no part of the project's files. */
-export const VCS_DIRECTORIES: ReadonlySet<string> = new Set([
+const VCS_DIRECTORIES: ReadonlySet<string> = new Set([
   ".git",
   ".hg",
   ".svn",
@@ -125,7 +125,7 @@ export interface WalkSummary {
 }
 
 /** Descriptors where they can be had, else Deno's file API. */
-export function openDirectorySource(place: SearchPlace): DirectorySource {
+function openDirectorySource(place: SearchPlace): DirectorySource {
   return openDescriptorDirectories(place) ?? openPathDirectories(place);
 }
 

@@ -22,11 +22,12 @@ const ARCH_FLAGS = {
 } as const;
 
 export const AT_FDCWD = -100;
-const AT_EMPTY_PATH = 0x1000;
-const AT_SYMLINK_NOFOLLOW = 0x100;
+export const AT_EMPTY_PATH = 0x1000;
+export const AT_SYMLINK_NOFOLLOW = 0x100;
 /** STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE */
 const STATX_MASK = 0x1 | 0x2 | 0x4 | 0x100 | 0x200;
-const STATX_SIZE_BYTES = 256;
+/** The size of `struct statx`. */
+export const STATX_SIZE_BYTES = 256;
 const S_IFMT = 0o170000;
 const PATH_MAX = 4096;
 const ENAMETOOLONG = 36;
@@ -121,8 +122,10 @@ export class Libc {
   readonly flags: OpenFlags;
   readonly #calls: ReturnType<typeof bindAll>;
   readonly #errno: Deno.UnsafePointerView;
-  /** Calls on this thread run one at a time, so one buffer serves every `readlink`. */
+  /** Calls on this thread run one at a time, so one buffer serves every `readlink`, one `statx`. */
   readonly #pathBuffer = new Uint8Array(PATH_MAX);
+  readonly #statusBuffer = new Uint8Array(STATX_SIZE_BYTES);
+  readonly #statusView = new DataView(this.#statusBuffer.buffer);
 
   constructor(pointers: Pointers, arch: keyof typeof ARCH_FLAGS) {
     this.#calls = bindAll(pointers);
@@ -168,13 +171,12 @@ export class Libc {
 
   /** The status of the file held by `fd`, or of `name` under it, not following a symlink. */
   status(fd: number, name = ""): FileStatus {
-    const buffer = new Uint8Array(STATX_SIZE_BYTES);
+    const buffer = this.#statusBuffer;
     const flags = name === "" ? AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW : AT_SYMLINK_NOFOLLOW;
     this.#check("statx", this.#calls.statx.call(fd, cString(name), flags, STATX_MASK, buffer));
-    const view = new DataView(buffer.buffer);
-    const mode = view.getUint16(28, true);
+    const view = this.#statusView;
     return {
-      type: fileType(mode & S_IFMT),
+      type: fileTypeOf(view.getUint16(28, true)),
       links: view.getUint32(16, true),
       size: Number(view.getBigUint64(40, true)),
     };
@@ -210,7 +212,9 @@ export class Libc {
   }
 }
 
-function fileType(format: number): FileType {
+/** The type a `st_mode` (or `stx_mode`) tells. */
+export function fileTypeOf(mode: number): FileType {
+  const format = mode & S_IFMT;
   if (format === 0o100000) return "file";
   if (format === 0o040000) return "directory";
   if (format === 0o120000) return "symlink";

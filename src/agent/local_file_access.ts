@@ -8,10 +8,10 @@
  * in place (keeping its mode and links) and create missing parent directories, as Claude Code's
  * Write does. Only regular files: a FIFO would hang the call and a device is no text file.
  */
-import { readAtMost } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import type { ConfinedFile, ConfinedOpener } from "./confined_file.ts";
 import { confinedOpener } from "./confined_opener.ts";
+import { readOpenFile } from "./confined_read.ts";
 import {
   type FileAccess,
   type FileAccessFailure,
@@ -50,15 +50,9 @@ export class LocalFileAccess implements FileAccess {
       const opened = await this.#opener().openRead(path, this.options);
       if (!opened.ok) return fail(opened.failure, opened.reason);
       try {
-        const { file } = opened;
-        if (file.size > maxBytes) return fail("failed", tooBig(file.size, maxBytes));
-        // It may have grown since it was opened: one byte past the limit tells.
-        bytes = await readAtMost((into) => file.read(into), maxBytes + 1, {
-          sizeHint: file.size,
-          stepBytes: READ_STEP_BYTES,
-          signal: options.signal,
-        });
-        if (bytes.byteLength > maxBytes) return fail("failed", tooBig(bytes.byteLength, maxBytes));
+        const read = await readOpenFile(opened.file, maxBytes, options.signal);
+        if (!read.ok) return fail("failed", tooBig(read.size, maxBytes));
+        bytes = read.bytes;
       } finally {
         opened.file.close();
       }
@@ -109,8 +103,8 @@ export class LocalFileAccess implements FileAccess {
   }
 }
 
-/** Reading in steps lets a cancel stop a big file part way. */
-const READ_STEP_BYTES = 1024 * 1024;
+/** The bytes one write call is given at most. */
+const WRITE_STEP_BYTES = 1024 * 1024;
 
 /**
  * Not stopped by a cancel: the open emptied the file, and stopping part way would lose the old
@@ -118,7 +112,7 @@ const READ_STEP_BYTES = 1024 * 1024;
  */
 async function writeAll(file: ConfinedFile, bytes: Uint8Array): Promise<void> {
   for (let written = 0; written < bytes.length;) {
-    written += await file.write(bytes.subarray(written, written + READ_STEP_BYTES));
+    written += await file.write(bytes.subarray(written, written + WRITE_STEP_BYTES));
   }
 }
 

@@ -22,7 +22,7 @@ import type { TranscriptRecord } from "./transcript_record.ts";
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 /** How long an open waits for another writer to let go (default of `lockWaitMs`). */
-export const TRANSCRIPT_LOCK_WAIT_MS = 2_000;
+const TRANSCRIPT_LOCK_WAIT_MS = 2_000;
 const LOCK_POLL_MS = 50;
 
 /** The transcript is locked by another writer: another process has the session open. */
