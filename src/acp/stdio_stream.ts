@@ -286,7 +286,7 @@ class StdioChannel implements Stream {
   }
 
   #reply(id: JsonRpcId, error: RequestError): Promise<void> {
-    return this.#write({ jsonrpc: "2.0", id, error: error.toErrorResponse() });
+    return this.#write(answerFor(id, error));
   }
 
   #write(message: AnyMessage): Promise<void> {

@@ -13,7 +13,6 @@ import {
   type ToolExecution,
   type ToolExecutorDeps,
 } from "../agent/tool_kit.ts";
-import { INPUT_VALIDATION_PREFIX } from "../agent/claude_tool_input.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import { capabilityOf } from "../profile/compat_profile.ts";
@@ -199,7 +198,7 @@ export async function gateCall(
     if (!rewrite.ok) {
       return {
         kind: "refused",
-        execution: failedExecution(invalidRewriteText(session, call.name, rewrite.message)),
+        execution: failedExecution(kit.rewriteFailure(call.name, rewrite.message)),
         input: pre.input,
       };
     }
@@ -246,21 +245,6 @@ export async function gateCall(
   }
   const dispatchInput = target.kind === "mcp" ? pre.input : input;
   return { kind: "dispatch", input: dispatchInput, parsed: final, forModel: pre.forModel };
-}
-
-/**
- * The model's result for a hook's `updatedInput` that does not fit the tool: Claude Code's
- * words in the profile that validates first (hooks.md §12.9), ours otherwise.
- */
-function invalidRewriteText(session: AgentSession, name: string, problem: string): string {
-  if (!session.toolKit.profile.validatesBeforeHooks) {
-    return `PreToolUse:${name} hook error: the hook's updatedInput is invalid: ${problem}`;
-  }
-  const issue = problem.startsWith(INPUT_VALIDATION_PREFIX)
-    ? problem.slice(INPUT_VALIDATION_PREFIX.length)
-    : problem;
-  return `PreToolUse hook for ${name} returned updatedInput that failed schema validation: ` +
-    `${issue}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
 }
 
 /** A hook's rewritten input, checked: parsed for a built-in tool, an object for an MCP tool. */

@@ -14,7 +14,7 @@ import { editFileText, readFileLines, writeWholeFile } from "./claude_file_resul
 import { globForModel, grepForModel } from "./claude_search_results.ts";
 import { runBash } from "./claude_shell_result.ts";
 import { claudeToolDefinitions } from "./claude_tool_definitions.ts";
-import { parseClaudeToolInput } from "./claude_tool_input.ts";
+import { INPUT_VALIDATION_PREFIX, parseClaudeToolInput } from "./claude_tool_input.ts";
 import { FileReadState } from "./file_read_state.ts";
 import {
   failedExecution,
@@ -46,8 +46,18 @@ export function claudeToolKit(): ToolKit {
       }
     },
     validationFailure: (message) => `<tool_use_error>${message}</tool_use_error>`,
+    rewriteFailure,
     execute: (operation, deps) => execute(operation, deps, state),
   };
+}
+
+/** Claude Code's words for a hook's `updatedInput` that fails the tool's schema. */
+function rewriteFailure(name: string, message: string): string {
+  const issue = message.startsWith(INPUT_VALIDATION_PREFIX)
+    ? message.slice(INPUT_VALIDATION_PREFIX.length)
+    : message;
+  return `PreToolUse hook for ${name} returned updatedInput that failed schema validation: ` +
+    `${issue}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
 }
 
 async function execute(

@@ -18,6 +18,8 @@ export function llamaToolKit(): ToolKit {
     },
     precheck: () => Promise.resolve(undefined),
     validationFailure: (message) => message,
+    rewriteFailure: (name, message) =>
+      `PreToolUse:${name} hook error: the hook's updatedInput is invalid: ${message}`,
     execute: executeOperation,
   };
 }

@@ -62,6 +62,11 @@ export interface ToolKit {
   precheck(operation: ToolOperation, deps: ToolExecutorDeps): Promise<string | undefined>;
   /** The text the model reads for a call refused before any hook ran. */
   validationFailure(message: string): string;
+  /**
+   * The text the model reads when a PreToolUse hook's `updatedInput` does not fit tool `name`
+   * (`message`: what is wrong with it), hooks.md §12.9.
+   */
+  rewriteFailure(name: string, message: string): string;
   /** Runs the operation; never throws: every problem is a `failed` execution. */
   execute(operation: ToolOperation, deps: ToolExecutorDeps): Promise<ToolExecution>;
 }
