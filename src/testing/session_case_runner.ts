@@ -344,12 +344,10 @@ function messages(updates: readonly SessionNotification[]) {
 }
 
 /**
- * The files `expect.files` names, null for absent ones. Only regular files of a size a scenario
- * could hold (the scenario is bounded alike): a FIFO a hook made must not hold the case forever.
- */
-/**
- * The files `expect.files` names, in the case's copy. A path that climbs out of the case's place
- * (`../../x`) names a file the session never touched, as an absolute one would: an error.
+ * The files `expect.files` names, in the case's copy, null for absent ones. A path that climbs
+ * out of the case's place (`../../x`) names a file the session never touched, as an absolute one
+ * would: an error. Only regular files of a size a scenario could hold (the scenario is bounded
+ * alike): a FIFO a hook made must not hold the case forever.
  */
 async function readFiles(
   place: HermeticPlace,

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { clientFs, withInMemoryAgent } from "./in_memory_agent.ts";
 
 Deno.test("with fs advertised, reads and writes go through the client, not the disk", async () => {
   const calls: string[] = [];
@@ -14,16 +14,7 @@ Deno.test("with fs advertised, reads and writes go through the client, not the d
         { text: "done" },
       ],
     },
-    clientHandlers: (client) =>
-      client
-        .onRequest("fs/read_text_file", ({ params }) => {
-          calls.push(`read ${params.path}`);
-          return { content: "unsaved buffer\n" };
-        })
-        .onRequest("fs/write_text_file", ({ params }) => {
-          calls.push(`write ${params.path} ${params.content}`);
-          return {};
-        }),
+    clientHandlers: clientFs(calls, "unsaved buffer\n"),
   }, async (t) => {
     const sessionId = await t.newSession();
     const response = await t.agent.request("session/prompt", {

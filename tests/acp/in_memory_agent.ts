@@ -36,6 +36,24 @@ export function noticesOf(updates: readonly SessionNotification[], sessionId?: s
   );
 }
 
+/**
+ * Client handlers for `fs/*` that never touch the disk: every read answers `buffer` (an editor's
+ * unsaved text), every write changes nothing; each is recorded in `calls` as `read <path>` or
+ * `write <path> <content>`.
+ */
+export function clientFs(calls: string[], buffer: string): (client: acp.ClientApp) => void {
+  return (client) =>
+    client
+      .onRequest("fs/read_text_file", ({ params }) => {
+        calls.push(`read ${params.path}`);
+        return { content: buffer };
+      })
+      .onRequest("fs/write_text_file", ({ params }) => {
+        calls.push(`write ${params.path} ${params.content}`);
+        return {};
+      });
+}
+
 export interface InMemoryOptions {
   readonly script?: ModelScript;
   readonly model?: () => Promise<Model>;

@@ -1,7 +1,7 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { clientFs, withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
 import { logging, readLog, seen, settings } from "./hook_fixtures.ts";
 
@@ -75,16 +75,7 @@ Deno.test("fs_edit goes through the client's fs when it advertises it", async ()
       old_string: "unsaved",
       new_string: "saved",
     }),
-    clientHandlers: (client) =>
-      client
-        .onRequest("fs/read_text_file", ({ params }) => {
-          calls.push(`read ${params.path}`);
-          return { content: "unsaved buffer\n" };
-        })
-        .onRequest("fs/write_text_file", ({ params }) => {
-          calls.push(`write ${params.path} ${params.content}`);
-          return {};
-        }),
+    clientHandlers: clientFs(calls, "unsaved buffer\n"),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("edit") });

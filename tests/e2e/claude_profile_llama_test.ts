@@ -12,6 +12,7 @@ import {
   exists,
   finalUpdateOf,
   noticesOf,
+  POST_FAILURE_KEYS,
   readTranscript,
   toolCallRecord,
   withHookProject,
@@ -119,14 +120,7 @@ Deno.test("llama, --compat claude: a failing Bash command gives PostToolUseFailu
     assertEquals(failure.hook_event_name, "PostToolUseFailure");
     assertEquals(failure.error, "Exit code 3\noops");
     assertEquals(failure.is_interrupt, false);
-    assertEquals(Object.keys(failure).slice(7), [
-      "tool_name",
-      "tool_input",
-      "tool_use_id",
-      "error",
-      "is_interrupt",
-      "duration_ms",
-    ]);
+    assertEquals(Object.keys(failure).slice(7), [...POST_FAILURE_KEYS]);
     const seen = String(toolCallRecord(await readTranscript(p.home, sessionId), "call_1").result);
     assertEquals(seen, "Exit code 3\noops");
     await agent.close();

@@ -238,6 +238,16 @@ export const TURN_PAYLOAD_KEYS = [
   "hook_event_name",
 ] as const;
 
+/** The fields of a PostToolUseFailure payload after the turn's (and a profile's own), in order. */
+export const POST_FAILURE_KEYS = [
+  "tool_name",
+  "tool_input",
+  "tool_use_id",
+  "error",
+  "is_interrupt",
+  "duration_ms",
+] as const;
+
 function isNotice(update: JsonObject): boolean {
   return update.sessionUpdate === "agent_message_chunk" && isObject(update._meta) &&
     update._meta[NOTICE_KEY] === true;

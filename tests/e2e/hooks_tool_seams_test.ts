@@ -16,6 +16,7 @@ import {
   hookCommand,
   metaOf,
   modelTextOf,
+  POST_FAILURE_KEYS,
   readHookLog,
   readTranscript,
   runsOf,
@@ -258,14 +259,7 @@ Deno.test("tool hooks at the dispatch seam: deny, rewrite, ask, allow, matchers,
         assertEquals(useIds(runs), ["call_11"]);
         const payload = runs[0]!.payload;
         assertEquals(payload.hook_event_name, "PostToolUseFailure");
-        assertEquals(Object.keys(payload).slice(6), [
-          "tool_name",
-          "tool_input",
-          "tool_use_id",
-          "error",
-          "is_interrupt",
-          "duration_ms",
-        ]);
+        assertEquals(Object.keys(payload).slice(6), [...POST_FAILURE_KEYS]);
         assertEquals(payload.is_interrupt, false);
         assert(typeof payload.error === "string" && payload.error !== "", "an error text");
       },

@@ -31,12 +31,17 @@ export async function withFiles<T>(
   }
 }
 
-/** Loads `text` as `s.test.jsonc` beside `files`; problems are expected. */
+/**
+ * Loads `text` as `s.test.jsonc` beside `files`, after `prepare` made what a text cannot say (a
+ * FIFO, a link); problems are expected.
+ */
 export async function problemsOf(
   text: string,
   files: Record<string, string> = {},
+  prepare: (dir: string) => Promise<void> = () => Promise.resolve(),
 ): Promise<ScenarioProblem[]> {
   return await withFiles({ ...files, "s.test.jsonc": text }, async (dir) => {
+    await prepare(dir);
     const result = await loadScenarioFile(`${dir}/s.test.jsonc`, { displayPath: "s.test.jsonc" });
     assert(!result.ok, "expected the scenario to be refused");
     return result.problems.map((p) => ({ ...p, file: p.file.replace(dir, "<dir>") }));
