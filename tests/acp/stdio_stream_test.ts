@@ -212,11 +212,12 @@ Deno.test("closing the connection stops reading stdin, even while requests are o
   await pipes.answer(1);
   await pipes.end();
   pipes.connection.close();
+  // Reaching here is the test: the close did not wait for the held request.
   await pipes.closed;
+  assertEquals(pipes.out.map((message) => message.id), [1], "the held request was not answered");
   release.resolve();
 });
 
-/** The fewest milliseconds, of three runs, that the stream takes to read `chunks` to the end. */
 Deno.test("a read of 300,000 blank lines and then a message delivers the message", async () => {
   // Far more lines than one read of stdin holds (64 KiB), so far more than the stream could ever
   // meet: the lines of a chunk are taken one by one, never spread into an array or shifted off

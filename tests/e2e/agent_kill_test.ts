@@ -42,15 +42,14 @@ async function startMarkedAgent(p: HookProject, model: string, mark: string) {
   return agent;
 }
 
-/** The guard's log files left in the agent's state directory (the supervisor removes its own). */
+/**
+ * The guard's log files left in the agent's state directory (the supervisor removes its own).
+ * The directory must exist: the guard made it, so its absence means the log went elsewhere.
+ */
 async function guardFilesIn(home: string): Promise<string[]> {
   const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(`${home}/.local/state/llama-agent`)) {
-      if (entry.name.startsWith("orphan-guard-")) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  for await (const entry of Deno.readDir(`${home}/.local/state/llama-agent`)) {
+    if (entry.name.startsWith("orphan-guard-")) names.push(entry.name);
   }
   return names;
 }
