@@ -129,7 +129,7 @@ const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([A-Za-z0
  * (line breaks kept, so offsets and lines stay). A body runs from the line after its `<<` to the
  * first line that is exactly its delimiter (after leading tabs, for `<<-`), or to the end.
  */
-export function blankHereDocuments(text: string): string {
+function blankHereDocuments(text: string): string {
   let out = "";
   let quote: "'" | '"' | null = null;
   const pending: { readonly delimiter: string; readonly stripTabs: boolean }[] = [];

@@ -62,17 +62,6 @@ export function neverRuns(entry: HookEntry, profile: CompatProfile): NeverRuns |
   };
 }
 
-/** The hooks among `entries` that never run under `profile`, each with why. */
-export function neverRunningHooks<T extends HookEntry>(
-  entries: readonly T[],
-  profile: CompatProfile,
-): { readonly entry: T; readonly why: NeverRuns }[] {
-  return entries.flatMap((entry) => {
-    const why = neverRuns(entry, profile);
-    return why === undefined ? [] : [{ entry, why }];
-  });
-}
-
 /**
  * The registrations of fired events that never run under `profile`: what `hooks list` marks,
  * `hooks lint` counts and a new session warns about, so that all three agree.
@@ -81,8 +70,11 @@ export function neverRunningRegistrations(
   registry: Pick<Registry, "registrations">,
   profile: CompatProfile,
 ): { readonly entry: Registration; readonly why: NeverRuns }[] {
-  const fired = registry.registrations.filter((r) => HOOK_EVENTS[r.event].group === "fired");
-  return neverRunningHooks(fired, profile);
+  return registry.registrations.flatMap((entry) => {
+    if (HOOK_EVENTS[entry.event].group !== "fired") return [];
+    const why = neverRuns(entry, profile);
+    return why === undefined ? [] : [{ entry, why }];
+  });
 }
 
 /**
@@ -105,8 +97,17 @@ export function comparedForeignNames(text: string, profile: CompatProfile): stri
   return found;
 }
 
+/** Built once per name: every script and inline command of a chain is tested with them. */
+const comparisons = new Map<string, RegExp>();
+
 /** Where a name stands when something compares with it rather than merely mentions it. */
 function comparison(name: string): RegExp {
+  let regex = comparisons.get(name);
+  if (regex === undefined) comparisons.set(name, regex = comparisonRegex(name));
+  return regex;
+}
+
+function comparisonRegex(name: string): RegExp {
   const n = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   // `^`/`$` too: a regex test such as `grep -q "^Bash$"`.
   const before = String.raw`(?:["'(|]|[=!]=?|\bin|^|;;)[ \t]*\^?`;

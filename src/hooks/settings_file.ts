@@ -38,6 +38,13 @@ export interface SettingsFile {
    * nearest existing ancestor, so a diagnostic always has a line.
    */
   positionOf(pointer: string): Position;
+  /**
+   * The parse tree, every property of an object kept in order (a repeated key included);
+   * undefined for an empty file.
+   */
+  readonly root: Node | undefined;
+  /** The position of an offset into the text (after any byte order mark). */
+  positionAt(offset: number): Position;
 }
 
 export interface SettingsFileResult {
@@ -158,7 +165,11 @@ export function parseSettingsFile(path: string, rawText: string): SettingsFileRe
     invalid("/disableAllHooks", `"disableAllHooks" must be true or false`);
   }
 
-  return { settings: { path, hooks, disableAllHooks, jsonc, positionOf }, diagnostics };
+  const positionAt = (offset: number) => lines.at(offset);
+  return {
+    settings: { path, hooks, disableAllHooks, jsonc, positionOf, root, positionAt },
+    diagnostics,
+  };
 }
 
 function emptySettings(path: string, jsonc: JsoncUsage): SettingsFile {
@@ -168,6 +179,8 @@ function emptySettings(path: string, jsonc: JsoncUsage): SettingsFile {
     disableAllHooks: undefined,
     jsonc,
     positionOf: () => ({ line: 1, column: 1 }),
+    root: undefined,
+    positionAt: () => ({ line: 1, column: 1 }),
   };
 }
 

@@ -10,7 +10,7 @@
  * and the shell are reached only through the functions in the options. Lint never throws on
  * anything the loader accepted.
  */
-import { type Node, parseTree } from "jsonc-parser";
+import type { Node } from "jsonc-parser";
 import { readConfigFile } from "../config_file.ts";
 import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
 import { commandHookFindings, ifRuleFindings } from "./command_hook_lint.ts";
@@ -23,7 +23,7 @@ import { finding } from "./lint_finding.ts";
 import { andList } from "./profile_name_lint.ts";
 import type { SettingsScope } from "./registration.ts";
 import { checkScript, scriptReferences, type StatFile, statWithDeno } from "./script_path_lint.ts";
-import type { LoadedHandler, LoadedSettings, ReadTextFile } from "./settings_chain.ts";
+import type { LoadedHandler, LoadedSettings } from "./settings_chain.ts";
 import type { Position, SettingsFile } from "./settings_file.ts";
 import { toolMatcherProblem } from "./tool_matcher_lint.ts";
 
@@ -41,8 +41,6 @@ export interface LintOptions {
   readonly readScript?: ReadScript;
   /** How bare program names are looked up on `PATH`; when absent they are not. */
   readonly findCommands?: FindCommands;
-  /** How a settings file is read again for repeated keys; the bounded config reader when absent. */
-  readonly readSettingsFile?: ReadTextFile;
 }
 
 /** Scripts are small; a bigger file is not worth reading for a `tool_name` check. */
@@ -61,9 +59,12 @@ export async function lintSettings(
   const profile = options.profile ?? compatProfile();
   const findings: Diagnostic[] = [...loaded.diagnostics];
   for (const { settings } of files.values()) {
-    findings.push(...jsoncFindings(settings), ...eventFindings(settings, profile));
+    findings.push(
+      ...jsoncFindings(settings),
+      ...eventFindings(settings, profile),
+      ...repeatedKeys(settings),
+    );
   }
-  findings.push(...await repeatedKeyFindings([...files.keys()], options.readSettingsFile));
   findings.push(...claudeDropsFile(loaded, files), ...disableFindings(loaded, files));
   const fired = loaded.handlers.filter((h) => isFiredEvent(h.event));
   const withFiles = fired.flatMap((entry) => {
@@ -112,27 +113,10 @@ function jsoncFindings(settings: SettingsFile): Diagnostic[] {
 /**
  * Keys that repeat in one object of what the loader reads (`hooks`, `disableAllHooks` and
  * everything inside `hooks`): only the last value counts, in llama-agent as in Claude Code, so
- * the hooks of an earlier one silently never run. The loaded file keeps no tree, so it is read
- * again; one that cannot be read now is left to the loader's diagnostics.
+ * the hooks of an earlier one silently never run.
  */
-async function repeatedKeyFindings(
-  paths: readonly string[],
-  read: ReadTextFile = readConfigFile,
-): Promise<Diagnostic[]> {
-  const perFile = await Promise.all(paths.map(async (path) => {
-    try {
-      return repeatedKeys(path, await read(path));
-    } catch {
-      return [];
-    }
-  }));
-  return perFile.flat();
-}
-
-/** The diagnostics for every ignored earlier copy of a key in one settings text. */
-export function repeatedKeys(path: string, rawText: string): Diagnostic[] {
-  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
-  const root = parseTree(text, [], { disallowComments: false, allowTrailingComma: true });
+function repeatedKeys(settings: SettingsFile): Diagnostic[] {
+  const { root } = settings;
   if (root?.type !== "object") return [];
   const out: Diagnostic[] = [];
   const report = (segments: readonly (string | number)[], earlier: Node, kept: Node) => {
@@ -140,10 +124,10 @@ export function repeatedKeys(path: string, rawText: string): Diagnostic[] {
     out.push({
       code: "LINT_DUPLICATE_KEY",
       severity: "warning",
-      file: path,
+      file: settings.path,
       pointer: jsonPointer(segments),
-      ...positionAt(text, earlier.offset),
-      message: `Key "${key}" appears again at line ${positionAt(text, kept.offset).line}, ` +
+      ...settings.positionAt(earlier.offset),
+      message: `Key "${key}" appears again at line ${settings.positionAt(kept.offset).line}, ` +
         `and only that last value is read, by llama-agent and Claude Code alike: this one is ` +
         `ignored, with every hook in it; merge the two into one`,
     });
@@ -178,21 +162,6 @@ function propertiesByKey(object: Node): Map<string, Node[]> {
     else same.push(property);
   }
   return byKey;
-}
-
-/** 1-based line and column of an offset, counting lines as the settings reader does. */
-function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
-    if (code === 0x0a || code === 0x0d) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: offset - start + 1 };
 }
 
 /** Events that never fire here, and matchers that never match or are ignored. */

@@ -28,10 +28,6 @@ export const CLAUDE_CODE_TOOLS: Readonly<Record<string, ToolCapability | null>> 
   SlashCommand: null,
 };
 
-export function isClaudeCodeTool(name: string): boolean {
-  return Object.hasOwn(CLAUDE_CODE_TOOLS, name);
-}
-
 /** The capability a Claude Code tool name is, null when we have none, undefined when not one. */
 export function claudeCodeCapability(name: string): ToolCapability | null | undefined {
   return Object.hasOwn(CLAUDE_CODE_TOOLS, name) ? CLAUDE_CODE_TOOLS[name] : undefined;
