@@ -2,7 +2,7 @@ import { GroupStdioTransport } from "../../src/agent/mcp/group_stdio_transport.t
 import { runCommand } from "../../src/hooks/command_runner.ts";
 import { guardGroup, installOrphanGuard, spawnGuarded } from "../../src/hooks/guard_group.ts";
 import type { OrphanGuard } from "../../src/hooks/orphan_guard.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 
@@ -43,6 +43,7 @@ Deno.test("a command killed at its timeout is released once its group was ended"
     const result = await shell("sleep 600", 50);
     assertEquals(result.kind, "timed_out");
     assertEquals(calls.length, 2, calls.join(" "));
+    assertMatch(calls[0]!, /^\+\d+$/);
     assertEquals(calls[1], calls[0]!.replace("+", "-"));
   });
 });
@@ -66,20 +67,27 @@ Deno.test("an MCP stdio server's group is registered while it runs and released 
     });
     await transport.start();
     assertEquals(calls.length, 1);
+    assertMatch(calls[0]!, /^\+\d+$/);
     await transport.close();
     assertEquals(calls, [calls[0]!, calls[0]!.replace("+", "-")]);
   });
 });
 
-Deno.test("without an installed guard, registering does nothing and its release is harmless", () => {
+Deno.test("without an installed guard, registering does nothing and its release is harmless", async () => {
   const previous = installOrphanGuard(undefined);
+  let release: () => void;
   try {
-    const release = guardGroup(12345);
-    release();
-    release();
+    release = guardGroup(12345);
   } finally {
     installOrphanGuard(previous);
   }
+  // A guard installed later is not told to release a group it was never told about.
+  await withRecordingGuard((calls) => {
+    release();
+    release();
+    assertEquals(calls, []);
+    return Promise.resolve();
+  });
 });
 
 Deno.test("releasing twice tells the guard once", async () => {
