@@ -7,7 +7,6 @@
  * One kit per session: it remembers what the model has read, to refuse a write over a file
  * changed since (file_read_state.ts).
  */
-import { errorMessage } from "../error.ts";
 import { compatProfile } from "../profile/compat_profile.ts";
 import { editProblem, writeProblem } from "./claude_file_checks.ts";
 import { editFileText, readFileLines, writeWholeFile } from "./claude_file_results.ts";
@@ -17,7 +16,7 @@ import { claudeToolDefinitions } from "./claude_tool_definitions.ts";
 import { INPUT_VALIDATION_PREFIX, parseClaudeToolInput } from "./claude_tool_input.ts";
 import { FileReadState } from "./file_read_state.ts";
 import {
-  failedExecution,
+  guardedExecute,
   type ToolExecution,
   type ToolExecutorDeps,
   type ToolKit,
@@ -47,7 +46,7 @@ export function claudeToolKit(): ToolKit {
     },
     validationFailure: (message) => `<tool_use_error>${message}</tool_use_error>`,
     rewriteFailure,
-    execute: (operation, deps) => execute(operation, deps, state),
+    execute: guardedExecute((operation, deps) => execute(operation, deps, state)),
   };
 }
 
@@ -60,36 +59,26 @@ function rewriteFailure(name: string, message: string): string {
     `${issue}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
 }
 
-async function execute(
+function execute(
   operation: ToolOperation,
   deps: ToolExecutorDeps,
   state: FileReadState,
 ): Promise<ToolExecution> {
-  if (deps.signal?.aborted) {
-    return failedExecution("The tool call was cancelled before it ran", true);
-  }
-  try {
-    switch (operation.capability) {
-      case "shell":
-        // `run_in_background` runs in the foreground: background tasks are not offered here.
-        return await runBash(operation, deps);
-      case "fs_read":
-        return await readFileLines(operation, deps, state);
-      case "fs_write":
-        return await writeWholeFile(operation, deps, state);
-      case "fs_edit":
-        return await editFileText(operation, deps, state);
-      case "fs_glob":
-        return await globForModel(operation, deps);
-      case "fs_grep":
-        return await grepForModel(operation, deps);
-      default:
-        return operation satisfies never;
-    }
-  } catch (error) {
-    // The doors answer with values; reaching this is a bug, but the model still gets a result.
-    return failedExecution(
-      `Internal error while running ${operation.capability}: ${errorMessage(error)}`,
-    );
+  switch (operation.capability) {
+    case "shell":
+      // `run_in_background` runs in the foreground: background tasks are not offered here.
+      return runBash(operation, deps);
+    case "fs_read":
+      return readFileLines(operation, deps, state);
+    case "fs_write":
+      return writeWholeFile(operation, deps, state);
+    case "fs_edit":
+      return editFileText(operation, deps, state);
+    case "fs_glob":
+      return globForModel(operation, deps);
+    case "fs_grep":
+      return grepForModel(operation, deps);
+    default:
+      return operation satisfies never;
   }
 }

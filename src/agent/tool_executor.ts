@@ -10,9 +10,9 @@
  */
 import { resolve } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { errorMessage } from "../error.ts";
 import {
   failedExecution as failed,
+  guardedExecute,
   textContent as text,
   type ToolExecution,
   type ToolExecutorDeps,
@@ -20,7 +20,6 @@ import {
 import type {
   ReadOperation,
   ShellOperation,
-  ToolOperation,
   WriteOperation,
 } from "./tool_operation.ts";
 import { editTextFile } from "./llama_edit_tool.ts";
@@ -32,33 +31,25 @@ export const DEFAULT_READ_LINES = 2000;
 /** Characters of a file the model is shown at once. */
 export const MAX_READ_CHARS = 100_000;
 
-export async function executeOperation(
-  operation: ToolOperation,
-  deps: ToolExecutorDeps,
-): Promise<ToolExecution> {
-  if (deps.signal?.aborted) return failed("The tool call was cancelled before it ran", true);
-  try {
-    switch (operation.capability) {
-      case "shell":
-        return await runShell(operation, deps);
-      case "fs_read":
-        return await readFile(operation, deps);
-      case "fs_write":
-        return await writeFile(operation, deps);
-      case "fs_edit":
-        return await editTextFile(operation, deps);
-      case "fs_glob":
-        return await findFiles(operation, deps);
-      case "fs_grep":
-        return await searchFiles(operation, deps);
-      default:
-        return operation satisfies never;
-    }
-  } catch (error) {
-    // The doors answer with values; reaching this is a bug, but the model still gets a result.
-    return failed(`Internal error while running ${operation.capability}: ${errorMessage(error)}`);
+/** The llama profile's operations, each reported its way (see the module comment). */
+export const executeOperation = guardedExecute((operation, deps) => {
+  switch (operation.capability) {
+    case "shell":
+      return runShell(operation, deps);
+    case "fs_read":
+      return readFile(operation, deps);
+    case "fs_write":
+      return writeFile(operation, deps);
+    case "fs_edit":
+      return editTextFile(operation, deps);
+    case "fs_glob":
+      return findFiles(operation, deps);
+    case "fs_grep":
+      return searchFiles(operation, deps);
+    default:
+      return operation satisfies never;
   }
-}
+});
 
 async function runShell(input: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
   const result = await deps.shell.run({

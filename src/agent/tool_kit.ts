@@ -7,6 +7,7 @@
  * A kit is made per session: the `claude` kit remembers which files the model has read, as
  * Claude Code does, to refuse an edit of a file changed since.
  */
+import { errorMessage } from "../error.ts";
 import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
 import type { ToolDefinition } from "../model/model.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
@@ -69,6 +70,27 @@ export interface ToolKit {
   rewriteFailure(name: string, message: string): string;
   /** Runs the operation; never throws: every problem is a `failed` execution. */
   execute(operation: ToolOperation, deps: ToolExecutorDeps): Promise<ToolExecution>;
+}
+
+/**
+ * A kit's `execute` from its dispatch over operations: a call cancelled before it ran is not
+ * started, and a throw (a bug: the doors answer with values) still gives the model a result.
+ */
+export function guardedExecute(
+  run: (operation: ToolOperation, deps: ToolExecutorDeps) => Promise<ToolExecution>,
+): ToolKit["execute"] {
+  return async (operation, deps) => {
+    if (deps.signal?.aborted) {
+      return failedExecution("The tool call was cancelled before it ran", true);
+    }
+    try {
+      return await run(operation, deps);
+    } catch (error) {
+      return failedExecution(
+        `Internal error while running ${operation.capability}: ${errorMessage(error)}`,
+      );
+    }
+  };
 }
 
 export function failedExecution(message: string, interrupted = false): ToolExecution {
