@@ -64,7 +64,7 @@ export async function createSessionHookFirer(options: {
   readonly observe?: FiringObserver;
 }): Promise<SessionHookFirer> {
   const { session, runHandler, observe, profile } = options;
-  const hooks = await loadSessionHooks(session.cwd, options.home);
+  const hooks = await loadSessionHooks(session.cwd, options.home, { profile });
   // Configuration problems are data: the session goes on with the valid entries, and says so.
   for (const diagnostic of hooks.loaded.diagnostics) {
     options.log(`hooks: ${formatDiagnostic(diagnostic)}`);

@@ -17,11 +17,7 @@ import {
   type ToolExecution,
   type ToolExecutorDeps,
 } from "./tool_kit.ts";
-import type {
-  ReadOperation,
-  ShellOperation,
-  WriteOperation,
-} from "./tool_operation.ts";
+import type { ReadOperation, ShellOperation, WriteOperation } from "./tool_operation.ts";
 import { editTextFile } from "./llama_edit_tool.ts";
 import { findFiles, searchFiles } from "./llama_search_tools.ts";
 import { shownPath } from "./tool_presentation.ts";

@@ -93,7 +93,7 @@ export const hooksLintCommand: CliCommand = {
     const { profile } = chosen;
     const { cwd } = invocation;
     const home = io.env("HOME");
-    let hooks = await loadSessionHooks(cwd, home);
+    let hooks = await loadSessionHooks(cwd, home, { profile });
     let fixes: FileFix[] | undefined;
     let fixFailed = false;
     if (invocation.flags["fix"] === true) {
@@ -110,7 +110,7 @@ export const hooksLintCommand: CliCommand = {
         }
       }
       // Lint what the files now say.
-      if (fixes.length > 0) hooks = await loadSessionHooks(cwd, home);
+      if (fixes.length > 0) hooks = await loadSessionHooks(cwd, home, { profile });
     }
     const diagnostics = await lintSettings(hooks.loaded, {
       cwd,

@@ -108,7 +108,7 @@ export const hooksListCommand: CliCommand = {
     const chosen = compatProfileFromFlags(invocation.flags, io);
     if (!chosen.ok) return fail(io, chosen.message).exitCode;
     const home = io.env("HOME");
-    const hooks = await loadSessionHooks(invocation.cwd, home);
+    const hooks = await loadSessionHooks(invocation.cwd, home, { profile: chosen.profile });
     const rows = listHooks(hooks, chosen.profile);
     if (invocation.flags["json"] === true) {
       const json = toJson(invocation.cwd, chosen.profile, hooks, rows);

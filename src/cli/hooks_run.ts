@@ -9,11 +9,13 @@ import { renderFiring } from "./firing_report.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import {
   describeGroup,
+  eventGroup,
   FIRED_EVENTS,
   type FiredEventName,
-  HOOK_EVENTS,
+  firedEvents,
   isFiredEvent,
   isHookEventName,
+  PROFILE_EVENTS,
 } from "../hooks/event_table.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { fireHooks } from "../hooks/hook_engine.ts";
@@ -24,6 +26,11 @@ import { selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
+import {
+  COMPAT_PROFILE_IDS,
+  type CompatProfile,
+  compatProfile,
+} from "../profile/compat_profile.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "run"],
@@ -31,7 +38,8 @@ const spec: CommandSpec = {
   description: "The payload's common fields (session_id, transcript_path, cwd, prompt_id,\n" +
     "permission_mode, hook_event_name) are filled in as a session would; --input gives the\n" +
     "event's own fields (tool_name, tool_input, prompt, source, ...) and may override any field.\n" +
-    `EVENT is one of: ${FIRED_EVENTS.join(", ")}.`,
+    `EVENT is one of: ${FIRED_EVENTS.join(", ")}; with --compat claude also\n` +
+    `${PROFILE_EVENTS.join(", ")}.`,
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
@@ -62,16 +70,16 @@ export const hooksRunCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const event = checkEvent(invocation.positionals[0]!);
+    const chosen = compatProfileFromFlags(invocation.flags, io);
+    if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const { profile } = chosen;
+    const event = checkEvent(invocation.positionals[0]!, profile);
     if (!event.ok) return fail(io, event.error).exitCode;
     const inputFlag = invocation.flags["input"];
     const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
     if (!input.ok) return fail(io, input.error).exitCode;
-    const chosen = compatProfileFromFlags(invocation.flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
-    const { profile } = chosen;
 
-    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"));
+    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"), { profile });
     const sessionId =
       typeof input.value["session_id"] === "string" && input.value["session_id"] !== ""
         ? input.value["session_id"]
@@ -124,19 +132,18 @@ export const hooksRunCommand: CliCommand = {
 
 function checkEvent(
   name: string,
+  profile: CompatProfile,
 ): { ok: true; name: FiredEventName } | { ok: false; error: string } {
-  if (isFiredEvent(name)) return { ok: true, name };
+  if (isFiredEvent(name, profile)) return { ok: true, name };
+  const fired = firedEvents(profile).join(", ");
   if (isHookEventName(name)) {
-    return {
-      ok: false,
-      error: `"${name}" cannot be run: ${describeGroup(HOOK_EVENTS[name].group)}; ` +
-        `events that fire: ${FIRED_EVENTS.join(", ")}`,
-    };
+    const elsewhere = COMPAT_PROFILE_IDS.filter((id) => isFiredEvent(name, compatProfile(id)));
+    const why = elsewhere.length > 0
+      ? `it fires only with --compat ${elsewhere.join("|")}`
+      : describeGroup(eventGroup(name, profile));
+    return { ok: false, error: `"${name}" cannot be run: ${why}; events that fire: ${fired}` };
   }
-  return {
-    ok: false,
-    error: `Unknown event "${name}": use one of ${FIRED_EVENTS.join(", ")}`,
-  };
+  return { ok: false, error: `Unknown event "${name}": use one of ${fired}` };
 }
 
 type InputResult =

@@ -95,6 +95,11 @@ const READS: Record<FiredEventName, EventReads> = {
   // Observational only: nothing but `systemMessage` is read.
   Notification: { context: false, plainText: false, stop: false },
   Stop: { context: false, plainText: false, stop: true },
+  // Its answer is `hookSpecificOutput.decision` (permission_request_decision.ts).
+  PermissionRequest: { context: false, plainText: false, stop: true },
+  // The session is over: nothing a hook says has an effect.
+  SessionEnd: { context: false, plainText: false, stop: false },
+  PostToolBatch: { context: true, plainText: false, stop: true },
 };
 
 const NONE: Verdict = { kind: "none" };

@@ -15,9 +15,10 @@ export type EventGroup =
   | "unsupported";
 
 /** The payload field a matcher is tested against, or null when the matcher is ignored. */
-export type MatcherField = "tool_name" | "source" | "notification_type" | null;
+export type MatcherField = "tool_name" | "source" | "notification_type" | "reason" | null;
 
 export interface EventSpec {
+  /** The group in the default profile; a profile's `extraEvents` make an event fire there. */
   readonly group: EventGroup;
   readonly matcherField: MatcherField;
   /** Whether exit 2 / `decision:"block"` / `ok:false` has an effect on this event. */
@@ -49,6 +50,19 @@ function notFired(group: Exclude<EventGroup, "fired">): EventSpec {
   };
 }
 
+/**
+ * An event the source document does not fire, which a profile may (its `extraEvents`): outside
+ * that profile it behaves as `group`; in it, as a fired event with these fields.
+ */
+function profileEvent(
+  group: Exclude<EventGroup, "fired">,
+  matcherField: MatcherField,
+  blockable: boolean,
+  specificOutput: readonly string[],
+): EventSpec {
+  return { group, matcherField, blockable, specificOutput, commandTimeoutSec: DEFAULT_TIMEOUT_SEC };
+}
+
 const CONTEXT = ["additionalContext"] as const;
 
 export const HOOK_EVENTS = {
@@ -65,12 +79,14 @@ export const HOOK_EVENTS = {
   Notification: fired("notification_type", false, CONTEXT),
   Stop: fired(null, true, ["reason"]),
 
-  PermissionRequest: notFired("dropped"),
+  // Claude Code reads `hookSpecificOutput.decision` ({behavior, message, updatedInput, interrupt}).
+  PermissionRequest: profileEvent("dropped", "tool_name", true, ["decision"]),
   SubagentStart: notFired("dropped"),
   SubagentStop: notFired("dropped"),
   PreCompact: notFired("dropped"),
   Setup: notFired("dropped"),
-  SessionEnd: notFired("dropped"),
+  // Observational: the session is over, nothing a hook says changes it.
+  SessionEnd: profileEvent("dropped", "reason", false, []),
 
   PostCompact: notFired("never_emitted"),
   TeammateIdle: notFired("never_emitted"),
@@ -82,7 +98,7 @@ export const HOOK_EVENTS = {
   WorktreeCreate: notFired("never_emitted"),
   WorktreeRemove: notFired("never_emitted"),
 
-  PostToolBatch: notFired("unsupported"),
+  PostToolBatch: profileEvent("unsupported", null, true, CONTEXT),
   UserPromptExpansion: notFired("unsupported"),
   StopFailure: notFired("unsupported"),
   PermissionDenied: notFired("unsupported"),
@@ -98,11 +114,18 @@ export const HOOK_EVENTS = {
 
 export type HookEventName = keyof typeof HOOK_EVENTS;
 
-/** The events some seam of the agent fires. */
-export type FiredEventName = {
-  [K in HookEventName]: (typeof HOOK_EVENTS)[K]["group"] extends "fired" ? K : never;
-}[HookEventName];
+/** The events a profile may add to the fired ones (compat_profile.ts `extraEvents`). */
+export const PROFILE_EVENTS = ["PermissionRequest", "SessionEnd", "PostToolBatch"] as const;
+export type ProfileEventName = (typeof PROFILE_EVENTS)[number];
 
+/** The events some seam of the agent fires, in the default profile or in another. */
+export type FiredEventName =
+  | {
+    [K in HookEventName]: (typeof HOOK_EVENTS)[K]["group"] extends "fired" ? K : never;
+  }[HookEventName]
+  | ProfileEventName;
+
+/** The events that fire in the default profile. */
 export const FIRED_EVENTS: readonly FiredEventName[] = [
   "SessionStart",
   "UserPromptSubmit",
@@ -117,13 +140,40 @@ export function isHookEventName(name: string): name is HookEventName {
   return Object.hasOwn(HOOK_EVENTS, name);
 }
 
-export function isFiredEvent(name: string): name is FiredEventName {
-  return isHookEventName(name) && HOOK_EVENTS[name].group === "fired";
+/** What a profile says about events: which of `PROFILE_EVENTS` it fires. */
+export interface EventProfile {
+  readonly extraEvents: readonly string[];
+}
+
+const DEFAULT_EVENTS: EventProfile = { extraEvents: [] };
+
+/** An event's group under a profile: its table group, unless the profile fires it. */
+export function eventGroup(
+  name: HookEventName,
+  profile: EventProfile = DEFAULT_EVENTS,
+): EventGroup {
+  return profile.extraEvents.includes(name) ? "fired" : HOOK_EVENTS[name].group;
+}
+
+/** The events that fire under a profile: the default seven, then the profile's own. */
+export function firedEvents(profile: EventProfile = DEFAULT_EVENTS): readonly FiredEventName[] {
+  if (profile.extraEvents.length === 0) return FIRED_EVENTS;
+  return [...FIRED_EVENTS, ...PROFILE_EVENTS.filter((name) => profile.extraEvents.includes(name))];
+}
+
+export function isFiredEvent(
+  name: string,
+  profile: EventProfile = DEFAULT_EVENTS,
+): name is FiredEventName {
+  return isHookEventName(name) && eventGroup(name, profile) === "fired";
 }
 
 /** Whether a settings entry for this event becomes a registration (fired or never emitted). */
-export function createsRegistration(name: HookEventName): boolean {
-  const group = HOOK_EVENTS[name].group;
+export function createsRegistration(
+  name: HookEventName,
+  profile: EventProfile = DEFAULT_EVENTS,
+): boolean {
+  const group = eventGroup(name, profile);
   return group === "fired" || group === "never_emitted";
 }
 

@@ -59,7 +59,45 @@ export type EventFields = EveryFiredEvent<{
     background_tasks: readonly unknown[];
     session_crons: readonly unknown[];
   };
+  /** Claude Code's order: the tool, its input, then the rules "always allow" would add. */
+  PermissionRequest: {
+    tool_name: string;
+    tool_input: unknown;
+    permission_suggestions: readonly PermissionSuggestion[];
+  };
+  SessionEnd: { reason: SessionEndReason };
+  PostToolBatch: { tool_calls: readonly BatchedToolCall[] };
 }>;
+
+/** A rule Claude Code offers to add when the user answers "always allow". */
+export interface PermissionSuggestion {
+  readonly type: "addRules";
+  readonly rules: readonly { readonly toolName: string; readonly ruleContent?: string }[];
+  readonly behavior: "allow";
+  readonly destination: "localSettings" | "projectSettings" | "userSettings" | "session";
+}
+
+/**
+ * Why a session ended, in Claude Code's words: `other` is what it sends when nothing more
+ * specific applies (an ACP `session/close`, the agent told to stop).
+ */
+export type SessionEndReason =
+  | "clear"
+  | "resume"
+  | "logout"
+  | "prompt_input_exit"
+  | "bypass_permissions_disabled"
+  | "other";
+
+/** One call of a batch (claude-compat.md §0.3, §0.6). */
+export interface BatchedToolCall {
+  readonly tool_name: string;
+  /** As the model's next request echoes it, not as Pre/PostToolUse saw it. */
+  readonly tool_input: unknown;
+  readonly tool_use_id: string;
+  /** Exactly the tool result the model got. */
+  readonly tool_response: unknown;
+}
 
 export interface PayloadSession {
   readonly sessionId: string;
@@ -83,6 +121,8 @@ const EFFORT_EVENTS: ReadonlySet<FiredEventName> = new Set([
   "PostToolUse",
   "PostToolUseFailure",
   "Stop",
+  "PermissionRequest",
+  "PostToolBatch",
 ]);
 
 /**

@@ -16,6 +16,7 @@ const REQUIRED: Partial<Record<FiredEventName, readonly string[]>> = {
   PreToolUse: ["tool_name"],
   PostToolUse: ["tool_name"],
   PostToolUseFailure: ["tool_name"],
+  PermissionRequest: ["tool_name"],
 };
 
 export function completePayload(
@@ -81,6 +82,12 @@ function defaultFields(
         background_tasks: [],
         session_crons: [],
       };
+    case "PermissionRequest":
+      return { tool_name: toolName, tool_input: {}, permission_suggestions: [] };
+    case "SessionEnd":
+      return { reason: "other" };
+    case "PostToolBatch":
+      return { tool_calls: [] };
     default:
       return event satisfies never;
   }

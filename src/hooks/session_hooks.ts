@@ -3,6 +3,7 @@
  * Sessions, `hooks list|lint|run` and `hooks test` all start here.
  */
 import { buildRegistry, type Registry } from "./registry.ts";
+import type { EventProfile } from "./event_table.ts";
 import { type LoadedSettings, loadSettingsChain, type ReadTextFile } from "./settings_chain.ts";
 
 export interface SessionHooks {
@@ -10,11 +11,17 @@ export interface SessionHooks {
   readonly registry: Registry;
 }
 
+export interface SessionHooksOptions {
+  readonly readTextFile?: ReadTextFile;
+  /** Which events register: a profile's `extraEvents` (default: the source document's). */
+  readonly profile?: EventProfile;
+}
+
 export async function loadSessionHooks(
   cwd: string,
   home: string | undefined,
-  readTextFile?: ReadTextFile,
+  options: SessionHooksOptions = {},
 ): Promise<SessionHooks> {
-  const loaded = await loadSettingsChain({ cwd, home, readTextFile });
+  const loaded = await loadSettingsChain({ cwd, home, ...options });
   return { loaded, registry: buildRegistry(loaded) };
 }

@@ -5,6 +5,7 @@
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
 import type { Diagnostic } from "./diagnostic.ts";
+import type { EventProfile } from "./event_table.ts";
 import type { SettingsScope } from "./registration.ts";
 import {
   type EntrySink,
@@ -31,6 +32,8 @@ export interface LoadSettingsOptions {
   readonly home: string | undefined;
   /** Default `readConfigFile`: regular files of at most 4 MiB; FIFOs and devices refused. */
   readonly readTextFile?: ReadTextFile;
+  /** Which events register (a profile's `extraEvents`); default: the source document's. */
+  readonly profile?: EventProfile;
 }
 
 export type SettingsFileStatus =
@@ -117,7 +120,9 @@ export async function loadSettingsChain(options: LoadSettingsOptions): Promise<L
       }
       files.push({ scope, path, status: "loaded", settings: parsed.settings });
       if (parsed.settings.disableAllHooks === true) disabledBy.push(path);
-      if (parsed.settings.hooks) readHooks(scope, parsed.settings, parsed.settings.hooks, sink);
+      if (parsed.settings.hooks) {
+        readHooks(scope, parsed.settings, parsed.settings.hooks, sink, options.profile);
+      }
     }
   });
   return { files, ...sink, disabledBy };

@@ -5,7 +5,13 @@
  */
 import type { z } from "zod";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
-import { HOOK_EVENTS, type HookEventName, isHookEventName } from "./event_table.ts";
+import {
+  eventGroup,
+  type EventProfile,
+  HOOK_EVENTS,
+  type HookEventName,
+  isHookEventName,
+} from "./event_table.ts";
 import {
   AgentHandlerConfig,
   CommandHandlerConfig,
@@ -61,6 +67,7 @@ export function readHooks(
   settings: SettingsFile,
   hooks: Readonly<Record<string, unknown>>,
   sink: EntrySink,
+  profile?: EventProfile,
 ): void {
   const loud: FileContext = {
     scope,
@@ -85,7 +92,7 @@ export function readHooks(
       loud.report({ code: "EVENT_UNKNOWN", pointer, message: unknownEventMessage(event) });
       continue;
     }
-    const group = HOOK_EVENTS[event].group;
+    const group = eventGroup(event, profile);
     if (group === "fired" || group === "never_emitted") {
       sink.handlers.push(...readEvent(loud, event, groups));
       continue;

@@ -39,6 +39,23 @@ export interface CompatProfile {
    * document fires PreToolUse for every call and reports bad input as a failed call.
    */
   readonly validatesBeforeHooks: boolean;
+  /**
+   * Events that fire in this profile beyond the source document's seven. The source document
+   * drops `PermissionRequest` and `SessionEnd` and knows no `PostToolBatch`; Claude Code fires
+   * all three, and ACP has a seam for each (the permission request, the end of a session, the
+   * end of a batch of tool calls).
+   */
+  readonly extraEvents: readonly string[];
+  /**
+   * Whether plugin hooks load (`--plugin-dir`, and the plugins the settings chain enables): the
+   * source document lists plugin hooks as unsupported.
+   */
+  readonly readsPlugins: boolean;
+  /**
+   * Which transcript `transcript_path` names: llama-agent's own `raw.jsonl`, or a transcript in
+   * Claude Code's format at Claude Code's path, for hooks that read the conversation from it.
+   */
+  readonly transcript: "raw" | "claude";
 }
 
 const LLAMA: CompatProfile = {
@@ -57,6 +74,9 @@ const LLAMA: CompatProfile = {
   ],
   effort: null,
   validatesBeforeHooks: false,
+  extraEvents: [],
+  readsPlugins: false,
+  transcript: "raw",
 };
 
 const CLAUDE: CompatProfile = {
@@ -71,6 +91,9 @@ const CLAUDE: CompatProfile = {
   ],
   effort: { level: "medium" },
   validatesBeforeHooks: true,
+  extraEvents: ["PermissionRequest", "SessionEnd", "PostToolBatch"],
+  readsPlugins: true,
+  transcript: "claude",
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {

@@ -272,7 +272,11 @@ Deno.test("bad input is exit 2 with a clear message, and no hook runs", async ()
     [["pretooluse", "--input", RM], `Unknown event "pretooluse": use one of ${FIRED}\n`],
     [
       ["SessionEnd"],
-      `"SessionEnd" cannot be run: dropped (never fires in llama-agent); events that fire: ${FIRED}\n`,
+      `"SessionEnd" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
+    ],
+    [
+      ["PreCompact"],
+      `"PreCompact" cannot be run: dropped (never fires in llama-agent); events that fire: ${FIRED}\n`,
     ],
     [["PostCompact"], /^"PostCompact" cannot be run: never emitted .*; events that fire: .+\n$/],
     [
