@@ -86,7 +86,7 @@ export function listHooks(
       statusText: entry.reason,
     });
   }
-  const scopeRank = { user: 0, project: 1, local: 2 } as const;
+  const scopeRank = { user: 0, project: 1, local: 2, plugin: 3 } as const;
   return rows.sort((a, b) =>
     eventRank(a.event) - eventRank(b.event) ||
     scopeRank[a.source.scope] - scopeRank[b.source.scope] ||

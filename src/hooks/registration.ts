@@ -5,12 +5,18 @@ import type { HookEventName } from "./event_table.ts";
 import type { HandlerConfig } from "./handler_config.ts";
 import type { IfRule } from "./if_rule.ts";
 import type { Matcher } from "./matcher.ts";
+import type { PluginLocation } from "./plugin_location.ts";
 
 /** Which file of the chain an entry came from, lowest precedence first. */
 export type SettingsScope = "user" | "project" | "local";
 
+/** Where a hook came from: a file of the settings chain, or a plugin's `hooks/hooks.json`. */
+export type HookScope = SettingsScope | "plugin";
+
 export interface SourceLocation {
-  readonly scope: SettingsScope;
+  readonly scope: HookScope;
+  /** Set when `scope` is `"plugin"`: the plugin whose `hooks/hooks.json` is `file`. */
+  readonly plugin?: PluginLocation;
   readonly file: string;
   /** JSON pointer of the handler, e.g. `/hooks/PreToolUse/0/hooks/1`. */
   readonly pointer: string;
