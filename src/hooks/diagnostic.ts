@@ -14,6 +14,14 @@ export type DiagnosticCode =
   | "MATCHER_INVALID"
   | "HANDLER_INVALID"
   | "HOOK_OUTPUT_INVALID"
+  // An enabled plugin that cannot be found where Claude Code keeps installed plugins.
+  | "PLUGIN_ID_INVALID"
+  | "PLUGIN_NOT_INSTALLED"
+  | "PLUGIN_REGISTRY_UNREADABLE"
+  | "PLUGIN_REGISTRY_INVALID"
+  | "PLUGIN_MARKETPLACE_UNKNOWN"
+  | "PLUGIN_SOURCE_MISSING"
+  | "PLUGIN_SOURCE_OUTSIDE_MARKETPLACE"
   // Warnings raised by `hooks lint` only.
   | "LINT_TOOL_NEVER_MATCHES"
   | "LINT_TIMEOUT_LOOKS_LIKE_MS"
