@@ -26,6 +26,11 @@ export interface AgentConfig {
    */
   readonly profile: CompatProfile;
   /**
+   * `--plugin-dir` directories (absolute, in flag order) whose plugin hooks every session loads;
+   * read only when the profile reads plugins.
+   */
+  readonly pluginDirs?: readonly string[];
+  /**
    * Runs the hook handlers of a session whose allowed roots are `roots` (an `agent` hook reads
    * files under them).
    */

@@ -4,6 +4,7 @@
  * it had read by then before it exits (framing and order: `stdio_stream.ts`).
  */
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
+import { ignoredPluginDirsWarning, PLUGIN_DIR_FLAG, resolvePluginDirs } from "./plugin_dir_flag.ts";
 import { resolve } from "node:path";
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
@@ -80,6 +81,7 @@ const spec: CommandSpec = {
       description: "Use a GPU when one is usable (default: auto)",
     },
     COMPAT_FLAG,
+    PLUGIN_DIR_FLAG,
     {
       name: "permission-policy",
       type: "string",
@@ -176,6 +178,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const chosen = compatProfileFromFlags(flags, io);
   if (!chosen.ok) return fail(io, chosen.message).exitCode;
+  const pluginDirs = await resolvePluginDirs(parsed.value.lists["plugin-dir"] ?? [], io.cwd);
+  if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
 
   await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
@@ -194,6 +198,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (policy === "rule-based" && rulesFlag === undefined) {
     log("--permission-policy rule-based without --rules: every tool call will ask");
   }
+  const ignoredPlugins = ignoredPluginDirsWarning(pluginDirs.dirs, chosen.profile);
+  if (ignoredPlugins !== null) log(ignoredPlugins);
 
   const progress = createProgressReporter(io);
   let source: ModelSource;
@@ -228,6 +234,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
     profile: chosen.profile,
+    pluginDirs: pluginDirs.dirs,
     mcp: {
       startTimeoutMs: seconds(numbers["mcp-start-timeout"]),
       callTimeoutMs: seconds(numbers["mcp-call-timeout"]),

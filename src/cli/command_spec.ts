@@ -13,6 +13,11 @@ export interface FlagSpec {
   readonly description: string;
   /** Accepted values of a string flag; anything else is a usage error. */
   readonly choices?: readonly string[];
+  /**
+   * A string flag that may be given more than once: every value, in order, is in the parse's
+   * `lists` (and the last one in `flags`).
+   */
+  readonly repeatable?: boolean;
 }
 
 export interface PositionalSpec {

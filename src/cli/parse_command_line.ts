@@ -7,6 +7,8 @@ import type { CommandSpec, FlagSpec } from "./command_spec.ts";
 export interface ParsedCommandLine {
   readonly help: boolean;
   readonly flags: Readonly<Record<string, string | boolean | undefined>>;
+  /** Every value of each repeatable flag that was given, in the order given. */
+  readonly lists: Readonly<Record<string, readonly string[]>>;
   readonly positionals: readonly string[];
 }
 
@@ -22,6 +24,7 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
   const name = commandName(spec);
   const hint = `run "${name} --help" for usage`;
   const flags: Record<string, string | boolean | undefined> = {};
+  const lists: Record<string, string[]> = {};
   const positionals: string[] = [];
   let help = false;
 
@@ -73,6 +76,7 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
       };
     }
     flags[flag.name] = value;
+    if (flag.repeatable) (lists[flag.name] ??= []).push(value);
   }
 
   if (!help) {
@@ -86,7 +90,7 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
       return { ok: false, error: `Unexpected argument "${extra}" for "${name}": ${hint}` };
     }
   }
-  return { ok: true, value: { help, flags, positionals } };
+  return { ok: true, value: { help, flags, lists, positionals } };
 }
 
 function findFlag(flags: readonly FlagSpec[], written: string): FlagSpec | undefined {

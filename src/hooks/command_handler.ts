@@ -1,8 +1,10 @@
 /**
  * `command` hooks: the payload as one JSON line on stdin, the session cwd as working directory,
- * the agent's environment plus the two variables Claude Code adds. What the process did is
- * returned as it is; deciding what it means is output parsing's job.
+ * the agent's environment plus the variables Claude Code adds (two for every hook, two more for
+ * a plugin's). What the process did is returned as it is; deciding what it means is output
+ * parsing's job.
  */
+import { errorMessage } from "../error.ts";
 import {
   type CommandLine,
   type CommandRunner,
@@ -13,6 +15,7 @@ import { HOOK_EVENTS, type HookEventName } from "./event_table.ts";
 import { type CommandHandlerConfig, summarizeHandler } from "./handler_config.ts";
 import type { HandlerResult } from "./handler_result.ts";
 import type { HandlerContext, HookPayload } from "./handler_runner.ts";
+import type { PluginLocation } from "./plugin_location.ts";
 
 export interface CommandHandlerOptions {
   readonly runCommand?: CommandRunner;
@@ -22,6 +25,31 @@ export interface CommandHandlerOptions {
   readonly killGraceMs?: number;
   /** End whatever the hook left running in its group once it exits (`hooks test`). */
   readonly reapGroupOnExit?: boolean;
+  /**
+   * Creates a plugin's `CLAUDE_PLUGIN_DATA` before its hook spawns; default: `mkdir -p` each
+   * time. `createHandlerRunner` passes one that remembers the directories it made.
+   */
+  readonly preparePluginData?: PreparePluginData;
+}
+
+/** Makes sure a plugin's data directory exists; rejects when it cannot be created. */
+export type PreparePluginData = (dataDir: string) => Promise<void>;
+
+const makeDataDir: PreparePluginData = (dataDir) =>
+  Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
+
+/** A `PreparePluginData` that creates each directory once per runner (a failure is retried). */
+export function cachedPluginDataDirs(make: PreparePluginData = makeDataDir): PreparePluginData {
+  const made = new Map<string, Promise<void>>();
+  return (dataDir) => {
+    let making = made.get(dataDir);
+    if (making === undefined) {
+      making = make(dataDir);
+      made.set(dataDir, making);
+      making.catch(() => made.delete(dataDir));
+    }
+    return making;
+  };
 }
 
 /** A handler's own `timeout` (seconds), else the event's default for command and http hooks. */
@@ -29,45 +57,91 @@ export function handlerTimeoutMs(timeoutSec: number | undefined, event: HookEven
   return Math.min((timeoutSec ?? HOOK_EVENTS[event].commandTimeoutSec) * 1000, MAX_TIMEOUT_MS);
 }
 
-/** The environment of a hook process: the base, then what Claude Code sets for every hook. */
+/**
+ * The environment of a hook process: the base, then what Claude Code sets for every hook, then
+ * for a plugin's hook its root and data directory. A settings hook gets neither plugin variable,
+ * even when the agent itself inherited one, as in Claude Code.
+ */
 export function hookEnvironment(
   baseEnv: Readonly<Record<string, string>>,
   context: HandlerContext,
+  plugin?: PluginLocation,
 ): Record<string, string> {
+  const { CLAUDE_PLUGIN_ROOT: _root, CLAUDE_PLUGIN_DATA: _data, ...inherited } = baseEnv;
   return {
-    ...baseEnv,
+    ...inherited,
     CLAUDE_PROJECT_DIR: context.cwd,
     CLAUDE_CODE_SESSION_ID: context.sessionId,
+    ...(plugin === undefined
+      ? {}
+      : { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir }),
   };
 }
 
 /**
- * The shell form is handed to `/bin/sh -c` as written. The exec form has no shell to expand
- * `$CLAUDE_PROJECT_DIR`, so that one variable is substituted here, as Claude Code substitutes
- * its path placeholders: `"command": "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"` works in both.
+ * The shell form is handed to `/bin/sh -c` as written: the shell expands `$CLAUDE_PROJECT_DIR`
+ * and, in a plugin's hook, `${CLAUDE_PLUGIN_ROOT}` from the environment, as in Claude Code
+ * (a single-quoted one stays literal). The exec form has no shell, so those variables are
+ * substituted here, as Claude Code substitutes its path placeholders:
+ * `"command": "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"` works in both.
  */
-export function commandLineOf(handler: CommandHandlerConfig, projectDir: string): CommandLine {
+export function commandLineOf(
+  handler: CommandHandlerConfig,
+  projectDir: string,
+  plugin?: PluginLocation,
+): CommandLine {
   if (handler.args === undefined) return { kind: "shell", command: handler.command };
-  const expand = (word: string) => word.replace(PROJECT_DIR_VARIABLE, () => projectDir);
+  const values: Readonly<Record<string, string>> = plugin === undefined
+    ? { CLAUDE_PROJECT_DIR: projectDir }
+    : {
+      CLAUDE_PROJECT_DIR: projectDir,
+      CLAUDE_PLUGIN_ROOT: plugin.root,
+      CLAUDE_PLUGIN_DATA: plugin.dataDir,
+    };
+  // One pass, so a substituted path that itself contains `$CLAUDE_...` is left as it is.
+  const expand = (word: string) =>
+    word.replace(PATH_VARIABLE, (written, braced, bare) => values[braced ?? bare] ?? written);
   return { kind: "exec", command: expand(handler.command), args: handler.args.map(expand) };
 }
 
-const PROJECT_DIR_VARIABLE = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g;
+const PATH_NAMES = "CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA";
+const PATH_VARIABLE = new RegExp(
+  `\\$\\{(${PATH_NAMES})\\}|\\$(${PATH_NAMES})(?![A-Za-z0-9_])`,
+  "g",
+);
 
-/** Runs one command hook; a timeout, cancel or failed start is a `failed` result. */
+/**
+ * Runs one command hook (of `plugin`, when it is a plugin's); a timeout, cancel, failed start
+ * or a plugin data directory that cannot be created is a `failed` result.
+ */
 export async function runCommandHandler(
   handler: CommandHandlerConfig,
   payload: HookPayload,
   context: HandlerContext,
   options: CommandHandlerOptions = {},
+  plugin?: PluginLocation,
 ): Promise<HandlerResult> {
   const run = options.runCommand ?? runCommand;
   const timeoutMs = handlerTimeoutMs(handler.timeout, context.event);
+  if (plugin !== undefined) {
+    const started = performance.now();
+    try {
+      await (options.preparePluginData ?? makeDataDir)(plugin.dataDir);
+    } catch (error) {
+      return {
+        kind: "failed",
+        failure: "spawn",
+        message: `Hook command "${summarizeHandler(handler)}" of plugin "${plugin.id}" did not ` +
+          `start: cannot create its data directory "${plugin.dataDir}": ${errorMessage(error)}`,
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
+  }
   const result = await run({
-    commandLine: commandLineOf(handler, context.cwd),
+    commandLine: commandLineOf(handler, context.cwd, plugin),
     stdin: new TextEncoder().encode(JSON.stringify(payload) + "\n"),
     cwd: context.cwd,
-    env: hookEnvironment(options.baseEnv ?? Deno.env.toObject(), context),
+    env: hookEnvironment(options.baseEnv ?? Deno.env.toObject(), context, plugin),
     timeoutMs,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),

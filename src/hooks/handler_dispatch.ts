@@ -3,7 +3,7 @@
  * outside world (processes, network, a model, the environment) is passed in, so tests and
  * `hooks test` can swap any of it.
  */
-import { runCommandHandler } from "./command_handler.ts";
+import { cachedPluginDataDirs, runCommandHandler } from "./command_handler.ts";
 import type { CommandRunner } from "./command_runner.ts";
 import { type Evaluator, runEvaluatedHandler } from "./evaluator.ts";
 import type { HandlerRunner } from "./handler_runner.ts";
@@ -27,11 +27,19 @@ export interface HandlerRunnerOptions {
 }
 
 export function createHandlerRunner(options: HandlerRunnerOptions = {}): HandlerRunner {
+  // A plugin's data directory is made before its first hook, once for the runner's life.
+  const commandOptions = { ...options, preparePluginData: cachedPluginDataDirs() };
   return (registration, payload, context) => {
     const { handler } = registration;
     switch (handler.type) {
       case "command":
-        return runCommandHandler(handler, payload, context, options);
+        return runCommandHandler(
+          handler,
+          payload,
+          context,
+          commandOptions,
+          registration.source.plugin,
+        );
       case "http":
         return runHttpHandler(handler, payload, context, options);
       case "prompt":

@@ -4,9 +4,10 @@
  * everything it can precompute (per-event lists, handler identities) is computed here.
  *
  * Dedup rule (hooks.md §1, Claude Code: "if you define the same handler in more than one
- * settings file, it runs once"): at firing time, among the registrations of the event whose
- * matcher accepts the value, the first of each handler identity in chain order runs; later ones
- * are reported as duplicates. Dedup comes after matching, so a copy under a matcher that does
+ * settings file, it runs once"; a plugin's hooks are deduplicated only among themselves,
+ * claude-compat.md §6a): at firing time, among the registrations of the event whose matcher
+ * accepts the value, the first of each handler identity in chain order runs; later ones are
+ * reported as duplicates. Dedup comes after matching, so a copy under a matcher that does
  * not apply never hides one that does. The same holds for `if` (claude-compat.md §7): it is
  * tested after the matcher and before dedup, so a copy whose `if` fails never hides one that
  * runs.
@@ -92,7 +93,7 @@ export function buildRegistry(
   const byEvent = new Map<HookEventName, Candidate[]>();
   for (const entry of loaded.handlers) {
     const registration: Registration = {
-      id: `${entry.source.scope}:${entry.source.pointer}`,
+      id: registrationId(entry.source),
       event: entry.event,
       matcherSource: entry.matcherSource,
       matcher: entry.matcher,
@@ -103,11 +104,27 @@ export function buildRegistry(
     };
     registrations.push(registration);
     const candidates = byEvent.get(entry.event);
-    const candidate = { registration, identity: handlerIdentity(entry.handler) };
+    const candidate = { registration, identity: sourceIdentity(entry.source, entry.handler) };
     if (candidates === undefined) byEvent.set(entry.event, [candidate]);
     else candidates.push(candidate);
   }
   return { registrations, notRegistered, disabledBy: [], byEvent };
+}
+
+/** `<scope>:<pointer>`; a plugin's hooks `plugin:<id>:<pointer>`, unique across plugins. */
+function registrationId(source: SourceLocation): string {
+  const scope = source.plugin === undefined ? source.scope : `plugin:${source.plugin.id}`;
+  return `${scope}:${source.pointer}`;
+}
+
+/**
+ * What dedup compares. Settings files share one space (the same handler in two files runs
+ * once); each plugin has its own, so a plugin hook is never a duplicate of a settings hook or of
+ * another plugin's (claude-compat.md §6a: an identical command in both runs twice).
+ */
+function sourceIdentity(source: SourceLocation, handler: HandlerConfig): string {
+  const identity = handlerIdentity(handler);
+  return source.plugin === undefined ? identity : `plugin ${source.plugin.id} ${identity}`;
 }
 
 const NOTHING: Selection = Object.freeze({

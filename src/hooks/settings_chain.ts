@@ -4,7 +4,7 @@
  */
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
-import type { Diagnostic } from "./diagnostic.ts";
+import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import type { EventProfile } from "./event_table.ts";
 import type { SettingsScope } from "./registration.ts";
 import {
@@ -58,6 +58,25 @@ export interface LoadedSettings {
   readonly diagnostics: readonly Diagnostic[];
   /** Paths of the files that say `"disableAllHooks": true`; non-empty means no hook runs. */
   readonly disabledBy: readonly string[];
+  /**
+   * The plugins `enabledPlugins` turns on once the chain is merged (a later file wins per id,
+   * as Claude Code merges settings), in the order their ids first appear in the chain.
+   */
+  readonly enabledPlugins: readonly EnabledPluginSetting[];
+  /** `extraKnownMarketplaces` of the chain merged, a later file winning per marketplace. */
+  readonly extraKnownMarketplaces: Readonly<Record<string, unknown>>;
+}
+
+/** A plugin the merged chain enables, and the entry that does it. */
+export interface EnabledPluginSetting {
+  /** `<name>@<marketplace>`. */
+  readonly id: string;
+  /** The settings file whose entry won. */
+  readonly file: string;
+  /** JSON pointer of that entry, e.g. `/enabledPlugins/t2plug@t2market`. */
+  readonly pointer: string;
+  /** The entry's line in `file`. */
+  readonly line: number;
 }
 
 /**
@@ -125,7 +144,34 @@ export async function loadSettingsChain(options: LoadSettingsOptions): Promise<L
       }
     }
   });
-  return { files, ...sink, disabledBy };
+  return { files, ...sink, disabledBy, ...mergePluginSettings(files) };
+}
+
+/** The chain's plugin keys merged in chain order: a later file wins per id (local > user). */
+function mergePluginSettings(
+  files: readonly LoadedSettingsFile[],
+): Pick<LoadedSettings, "enabledPlugins" | "extraKnownMarketplaces"> {
+  const enabled = new Map<
+    string,
+    { readonly setting: EnabledPluginSetting; readonly on: boolean }
+  >();
+  const marketplaces = new Map<string, unknown>();
+  for (const { settings } of files) {
+    if (settings === undefined) continue;
+    for (const [id, on] of Object.entries(settings.enabledPlugins ?? {})) {
+      const pointer = jsonPointer(["enabledPlugins", id]);
+      const line = settings.positionOf(pointer).line;
+      // A Map keeps an id where it first appeared, as an object merge keeps a key's position.
+      enabled.set(id, { setting: { id, file: settings.path, pointer, line }, on });
+    }
+    for (const [name, source] of Object.entries(settings.extraKnownMarketplaces ?? {})) {
+      marketplaces.set(name, source);
+    }
+  }
+  return {
+    enabledPlugins: [...enabled.values()].filter(({ on }) => on).map(({ setting }) => setting),
+    extraKnownMarketplaces: Object.fromEntries(marketplaces),
+  };
 }
 
 type ReadOutcome =

@@ -23,6 +23,7 @@ import {
 } from "./handler_config.ts";
 import { type IfRule, parseIfRule } from "./if_rule.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
+import type { PluginLocation } from "./plugin_location.ts";
 import type { SettingsScope, SourceLocation } from "./registration.ts";
 import type { SettingsFile } from "./settings_file.ts";
 
@@ -55,22 +56,28 @@ export interface EntrySink {
   readonly diagnostics: Diagnostic[];
 }
 
+/**
+ * Whose hooks a file holds: a file of the settings chain (its scope), or a plugin, whose
+ * `hooks/hooks.json` is read exactly like a settings file.
+ */
+export type HookOrigin = SettingsScope | PluginLocation;
+
 /** What one file's validation needs to know: where it is, and where diagnostics go. */
 interface FileContext {
-  readonly scope: SettingsScope;
+  readonly origin: HookOrigin;
   readonly settings: SettingsFile;
   readonly report: (d: Pick<Diagnostic, "code" | "pointer" | "message">) => void;
 }
 
 export function readHooks(
-  scope: SettingsScope,
+  origin: HookOrigin,
   settings: SettingsFile,
   hooks: Readonly<Record<string, unknown>>,
   sink: EntrySink,
   profile?: EventProfile,
 ): void {
   const loud: FileContext = {
-    scope,
+    origin,
     settings,
     report: ({ code, pointer, message }) =>
       sink.diagnostics.push({
@@ -84,7 +91,7 @@ export function readHooks(
   };
   // Dropped and unsupported events are accepted quietly: a problem inside one is not reported,
   // since the entry never runs here (`hooks lint` speaks for Claude Code).
-  const quiet: FileContext = { scope, settings, report: () => {} };
+  const quiet: FileContext = { origin, settings, report: () => {} };
 
   for (const [event, groups] of Object.entries(hooks)) {
     const pointer = jsonPointer(["hooks", event]);
@@ -98,7 +105,7 @@ export function readHooks(
       continue;
     }
     const entries = readEvent(quiet, event, groups);
-    const where = location(scope, settings, pointer);
+    const where = location(origin, settings, pointer);
     if (entries.length === 0) {
       sink.skipped.push({
         event,
@@ -163,7 +170,7 @@ function readGroup(
     matcher: matcher.matcher,
     handler,
     ifRule: parseIfRule(handler.if ?? ""),
-    source: location(ctx.scope, ctx.settings, pointer),
+    source: location(ctx.origin, ctx.settings, pointer),
   }));
 }
 
@@ -289,8 +296,10 @@ function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
   return current;
 }
 
-function location(scope: SettingsScope, settings: SettingsFile, pointer: string): SourceLocation {
-  return { scope, file: settings.path, pointer, line: settings.positionOf(pointer).line };
+function location(origin: HookOrigin, settings: SettingsFile, pointer: string): SourceLocation {
+  const line = settings.positionOf(pointer).line;
+  if (typeof origin === "string") return { scope: origin, file: settings.path, pointer, line };
+  return { scope: "plugin", plugin: origin, file: settings.path, pointer, line };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

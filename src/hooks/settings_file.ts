@@ -1,7 +1,8 @@
 /**
- * Reading one settings file: JSONC text in, the two top-level keys we honour out (`hooks` and
- * `disableAllHooks`), with a way back from any JSON pointer to a line and column so every later
- * diagnostic can say where its entry is.
+ * Reading one settings file: JSONC text in, the top-level keys we honour out (`hooks`,
+ * `disableAllHooks`, and the plugin keys `enabledPlugins` and `extraKnownMarketplaces`), with a
+ * way back from any JSON pointer to a line and column so every later diagnostic can say where
+ * its entry is.
  *
  * Files are read leniently (comments and trailing commas accepted), but Claude Code rejects
  * both, so where they were used is recorded for `hooks lint`.
@@ -10,7 +11,7 @@ import { type Node, type ParseError, parseTree, printParseErrorCode, visit } fro
 import type { ParseOptions } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
 import { objectValue } from "./jsonc_value.ts";
-import type { Diagnostic } from "./diagnostic.ts";
+import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 
 /** A 1-based line and column (UTF-16 code units, as editors count). */
 export interface Position {
@@ -31,6 +32,13 @@ export interface SettingsFile {
   readonly hooks: Readonly<Record<string, unknown>> | undefined;
   /** The top-level `disableAllHooks`; undefined when absent or not a boolean (then diagnosed). */
   readonly disableAllHooks: boolean | undefined;
+  /**
+   * The top-level `enabledPlugins` (`<name>@<marketplace>` → on or off), without the entries
+   * whose value is not a boolean (each diagnosed); undefined when absent or not an object.
+   */
+  readonly enabledPlugins: Readonly<Record<string, boolean>> | undefined;
+  /** The top-level `extraKnownMarketplaces`, as written; undefined when absent or not an object. */
+  readonly extraKnownMarketplaces: Readonly<Record<string, unknown>> | undefined;
   readonly jsonc: JsoncUsage;
   /**
    * The position of the entry a JSON pointer names: a property's key, or an array element. A
@@ -165,11 +173,77 @@ export function parseSettingsFile(path: string, rawText: string): SettingsFileRe
     invalid("/disableAllHooks", `"disableAllHooks" must be true or false`);
   }
 
+  const enabledPlugins = readEnabledPlugins(propertyValue(root, "enabledPlugins"), invalid);
+  let extraKnownMarketplaces: Record<string, unknown> | undefined;
+  const marketplacesNode = propertyValue(root, "extraKnownMarketplaces");
+  if (marketplacesNode?.type === "object") {
+    try {
+      extraKnownMarketplaces = objectValue(marketplacesNode);
+    } catch (error) {
+      invalid(
+        "/extraKnownMarketplaces",
+        `"extraKnownMarketplaces" cannot be read: ${errorMessage(error)}`,
+      );
+    }
+  } else if (marketplacesNode !== undefined) {
+    invalid(
+      "/extraKnownMarketplaces",
+      `"extraKnownMarketplaces" must be an object mapping marketplace names to their sources`,
+    );
+  }
+
   const positionAt = (offset: number) => lines.at(offset);
   return {
-    settings: { path, hooks, disableAllHooks, jsonc, positionOf, root, positionAt },
+    settings: {
+      path,
+      hooks,
+      disableAllHooks,
+      enabledPlugins,
+      extraKnownMarketplaces,
+      jsonc,
+      positionOf,
+      root,
+      positionAt,
+    },
     diagnostics,
   };
+}
+
+/** `enabledPlugins`: each id on or off; a value that is neither is diagnosed and left out. */
+function readEnabledPlugins(
+  node: Node | undefined,
+  invalid: (pointer: string, message: string) => void,
+): Record<string, boolean> | undefined {
+  if (node === undefined) return undefined;
+  if (node.type !== "object") {
+    invalid(
+      "/enabledPlugins",
+      `"enabledPlugins" must be an object mapping plugin ids to true or false`,
+    );
+    return undefined;
+  }
+  const enabled: Record<string, boolean> = {};
+  for (const property of node.children ?? []) {
+    const id = property.children?.[0]?.value;
+    const value = property.children?.[1];
+    if (typeof id !== "string" || value === undefined) continue;
+    if (value.type === "boolean") {
+      // defineProperty, not assignment: an id named "__proto__" must stay an ordinary key.
+      Object.defineProperty(enabled, id, {
+        value: value.value === true,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      delete enabled[id];
+      invalid(
+        jsonPointer(["enabledPlugins", id]),
+        `"enabledPlugins" entry "${id}" must be true or false`,
+      );
+    }
+  }
+  return enabled;
 }
 
 function emptySettings(path: string, jsonc: JsoncUsage): SettingsFile {
@@ -177,6 +251,8 @@ function emptySettings(path: string, jsonc: JsoncUsage): SettingsFile {
     path,
     hooks: undefined,
     disableAllHooks: undefined,
+    enabledPlugins: undefined,
+    extraKnownMarketplaces: undefined,
     jsonc,
     positionOf: () => ({ line: 1, column: 1 }),
     root: undefined,

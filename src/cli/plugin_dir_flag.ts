@@ -1,0 +1,61 @@
+/**
+ * `--plugin-dir DIR`, as Claude Code's flag (claude-compat.md §6a): a plugin directory whose
+ * hooks load beside the settings chain's, repeatable, read only under a profile that reads
+ * plugins. Each one is checked once at startup, so a typo is a usage error, not a session
+ * that silently runs without its guard.
+ */
+import { resolve } from "node:path";
+import { errorMessage } from "../error.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { FlagSpec } from "./command_spec.ts";
+
+export const PLUGIN_DIR_FLAG: FlagSpec = {
+  name: "plugin-dir",
+  type: "string",
+  valueName: "DIR",
+  repeatable: true,
+  description: "Load the hooks of the Claude Code plugin in DIR (repeatable; with --compat claude)",
+};
+
+export type PluginDirs =
+  | { readonly ok: true; readonly dirs: readonly string[] }
+  | { readonly ok: false; readonly message: string };
+
+/** The flag's values as absolute paths (relative ones against `cwd`), each an existing directory. */
+export async function resolvePluginDirs(
+  values: readonly string[],
+  cwd: string,
+): Promise<PluginDirs> {
+  const dirs: string[] = [];
+  for (const value of values) {
+    const dir = resolve(cwd, value);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(dir);
+    } catch (error) {
+      const detail = error instanceof Deno.errors.NotFound
+        ? "no such directory"
+        : `cannot be read: ${errorMessage(error)}`;
+      return { ok: false, message: `Cannot load --plugin-dir "${value}": ${detail}` };
+    }
+    if (!info.isDirectory) {
+      return {
+        ok: false,
+        message: `Cannot load --plugin-dir "${value}": not a directory (give the plugin's ` +
+          `directory, the one holding .claude-plugin/plugin.json)`,
+      };
+    }
+    dirs.push(dir);
+  }
+  return { ok: true, dirs };
+}
+
+/** What to say once when plugin dirs are given to a profile that reads no plugins; else null. */
+export function ignoredPluginDirsWarning(
+  dirs: readonly string[],
+  profile: Pick<CompatProfile, "id" | "readsPlugins">,
+): string | null {
+  if (dirs.length === 0 || profile.readsPlugins) return null;
+  return `--plugin-dir is ignored: plugins load only with --compat claude ` +
+    `(the "${profile.id}" profile reads no plugins)`;
+}
