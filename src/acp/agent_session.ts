@@ -9,6 +9,7 @@ import type { ConversationItem, ModelSession } from "../model/model.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import { type SessionSettings, settingsRecord } from "../agent/transcript_settings.ts";
 import type { TranscriptWriter } from "../agent/transcript_writer.ts";
+import type { ClaudeTranscript } from "../agent/claude_transcript.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ToolKit } from "../agent/tool_kit.ts";
 import type { ModelProvider } from "./model_provider.ts";
@@ -30,6 +31,8 @@ export interface AgentSessionInit {
   readonly settingsRecorded: boolean;
   readonly conversation: ConversationItem[];
   readonly transcript: TranscriptWriter;
+  /** The `claude` profile's transcript for hooks (`transcript_path`), opened; absent otherwise. */
+  readonly claudeTranscript?: ClaudeTranscript;
   readonly hooks: SessionHookFirer;
   /** The session's MCP servers, connecting from the start. */
   readonly mcp: McpServers;
@@ -54,11 +57,14 @@ export class AgentSession {
   readonly alwaysAllowed = new Set<string>();
   readonly alwaysRejected: Set<string>;
   readonly transcript: TranscriptWriter;
+  readonly claudeTranscript: ClaudeTranscript | undefined;
   readonly hooks: SessionHookFirer;
   readonly mcp: McpServers;
   readonly toolKit: ToolKit;
   /** What SessionStart hooks gave the model, for the start of its context. */
   startContext: readonly string[] = [];
+  /** The model's name once its context is open (the Claude-format transcript names it). */
+  modelName: string | undefined;
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
   readonly background = new AbortController();
   readonly #backgroundWork = new Set<Promise<unknown>>();
@@ -84,6 +90,7 @@ export class AgentSession {
     this.alwaysRejected = new Set(init.settings.alwaysRejected);
     this.conversation = init.conversation;
     this.transcript = init.transcript;
+    this.claudeTranscript = init.claudeTranscript;
     this.hooks = init.hooks;
     this.mcp = init.mcp;
     this.toolKit = init.toolKit;
@@ -96,7 +103,10 @@ export class AgentSession {
   /** The session's own context in the model, opened on first use. */
   modelSession(models: ModelProvider): Promise<ModelSession> {
     if (!this.#modelSession) {
-      const opening = models.get().then((model) => model.openSession());
+      const opening = models.get().then((model) => {
+        this.modelName = model.displayName;
+        return model.openSession();
+      });
       // Not kept when it fails: opening a context can fail for want of memory, which a later
       // prompt may have (a model that failed to load stays failed: the provider keeps that).
       opening.catch(() => (this.#modelSession = undefined));
@@ -228,6 +238,7 @@ export class AgentSession {
     // Its servers end with it, process groups and all; each is bounded by its kill grace.
     await this.mcp.close();
     await this.transcript.close();
+    await this.claudeTranscript?.close();
     const opened = this.#modelSession;
     this.#modelSession = undefined;
     // A context still being opened (the model may be downloading) is freed when it arrives:

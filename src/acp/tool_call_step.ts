@@ -27,6 +27,8 @@ import { type HookedCall, type PostToolOutcome, runPostToolHooks } from "./tool_
 export type { ToolCallDeps, ToolTurn } from "./tool_call_gate.ts";
 
 export interface ToolCallOutcome {
+  /** The call's id (`tool_use_id` in hooks). */
+  readonly toolCallId: string;
   readonly segment: ToolCallSegment;
   /** A hook's `continue:false`: the turn ends after this call. */
   readonly halt: { readonly stopReason: string | null } | null;
@@ -46,6 +48,8 @@ export async function runToolCall(
   const target = toolTarget(session, call.name, deps);
   const parsed = parseCall(session, target, call.input, call.name);
   announce(session, hooked, target, parsed);
+  // The model's call as it emitted it, before any check or hook (a PreToolUse hook reads it).
+  session.claudeTranscript?.toolUse({ id: hooked.toolCallId, name: call.name, input: call.input });
 
   let gate: Gate;
   try {
@@ -81,6 +85,16 @@ export async function runToolCall(
     ...(execution.locations ? { locations: execution.locations } : {}),
     ...(gate.kind === "refused" && gate.meta ? { _meta: gate.meta } : {}),
   });
+  const toolText = fitToBudget(execution.modelText, turn.budget);
+  // Before the Post hooks, which may read it; what they add is recorded as their attachments.
+  session.claudeTranscript?.toolResult({
+    promptId: turn.promptId,
+    toolUseId: hooked.toolCallId,
+    content: toolText,
+    failed: execution.status === "failed",
+    flagsSuccess: target.kind === "builtin" && target.capability === "shell",
+    toolResponse: execution.rawOutput,
+  });
   if (gate.kind === "dispatch") {
     const post = await postToolHooks(
       session,
@@ -92,8 +106,7 @@ export async function runToolCall(
     forModel = [...gate.forModel, ...post.forModel];
     halt = post.halt;
   }
-  const result = [fitToBudget(execution.modelText, turn.budget), ...forModel.map(systemReminder)]
-    .join("\n\n");
+  const result = [toolText, ...forModel.map(systemReminder)].join("\n\n");
   session.record({
     type: "tool_call",
     toolCallId: hooked.toolCallId,
@@ -102,7 +115,11 @@ export async function runToolCall(
     status: execution.status,
     result,
   });
-  return { segment: { type: "tool_call", name: call.name, input: recordedInput, result }, halt };
+  return {
+    toolCallId: hooked.toolCallId,
+    segment: { type: "tool_call", name: call.name, input: recordedInput, result },
+    halt,
+  };
 }
 
 /**

@@ -35,7 +35,11 @@ export interface TranscriptOpenOptions {
   readonly lockWaitMs?: number;
 }
 
-export class TranscriptWriter {
+/**
+ * `R`: what one line holds — raw.jsonl's records by default; the Claude-format transcript
+ * writes its own.
+ */
+export class TranscriptWriter<R extends object = TranscriptRecord> {
   #pending: string[] = [];
   #flushing: Promise<void> | undefined;
   #failure: string | undefined;
@@ -54,16 +58,16 @@ export class TranscriptWriter {
    * torn by a crash, the next record starts a line of its own. Throws `TranscriptBusy`, having
    * changed nothing, when another writer holds the file past the wait.
    */
-  static async open(
+  static async open<R extends object = TranscriptRecord>(
     path: string,
     log: (line: string) => void,
     options: TranscriptOpenOptions = {},
-  ): Promise<TranscriptWriter> {
+  ): Promise<TranscriptWriter<R>> {
     const dir = dirname(path);
     const dirFound = await makePrivateDir(dir);
     const file = await Deno.open(path, { read: true, append: true, create: true, mode: FILE_MODE });
     try {
-      const writer = new TranscriptWriter(path, file, log);
+      const writer = new TranscriptWriter<R>(path, file, log);
       const info = await file.stat();
       // Not a regular file (a device, in tests): not ours to change.
       if (!info.isFile) return writer;
@@ -83,7 +87,7 @@ export class TranscriptWriter {
   }
 
   /** Queues a record; after `close` or a failed write, records are dropped. */
-  append(record: TranscriptRecord): void {
+  append(record: R): void {
     if (this.#closed || this.#failure !== undefined) return;
     this.#pending.push(JSON.stringify(record) + "\n");
     this.#flushing ??= this.#drain();

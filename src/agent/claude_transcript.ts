@@ -1,0 +1,309 @@
+/**
+ * A session's transcript in Claude Code's format (claude-compat.md §8), for the `claude` profile:
+ * hooks get its path as `transcript_path` and read the conversation from it, as they read
+ * Claude Code's. It is written beside `raw.jsonl`, never instead of it: `raw.jsonl` stays what a
+ * load replays from, and nothing is read back from this file but the leaf of its chain.
+ *
+ * Every record with a uuid hangs off the one before it (one linear `parentUuid` chain, continued
+ * when the session is brought back). The seams call the methods in the order things happen and
+ * the session's hook firer flushes before any hook runs, so a hook reads everything up to its
+ * own firing: a PreToolUse hook finds the call's `tool_use`, a Stop hook the reply it judges.
+ *
+ * This file is a courtesy to hooks, not the session's record: when it cannot be opened or
+ * written, that is logged once and the session goes on without it.
+ */
+import { z } from "zod";
+import { errorMessage } from "../error.ts";
+import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
+import { commandOf } from "../hooks/hook_outcome.ts";
+import { additionalContextMessage, hookLabel, systemReminder } from "../hooks/hook_messages.ts";
+import type { GenerateStop, TokenCounts } from "../model/model.ts";
+import {
+  type AssistantBlock,
+  type AssistantMessage,
+  assistantRecord,
+  type ChainLink,
+  type ClaudeRecord,
+  claudeStopReason,
+  errorToolUseResult,
+  hookContextRecord,
+  hookSuccessRecord,
+  lastPromptRecord,
+  metaUserRecord,
+  promptRecord,
+  type RecordTail,
+  stopHookSummaryRecord,
+  textBlock,
+  toolResultBlock,
+  toolResultRecord,
+  toolUseBlock,
+} from "./claude_transcript_records.ts";
+import { TranscriptWriter } from "./transcript_writer.ts";
+
+export interface ClaudeTranscriptInit extends RecordTail {
+  readonly path: string;
+  readonly log: (line: string) => void;
+  /** The clock of `timestamp`s (tests pin it). */
+  readonly now?: () => Date;
+  /** Makes the uuids of records and the ids of replies (tests pin them). */
+  readonly newUuid?: () => string;
+}
+
+/** A line of an existing transcript that carries a uuid: the chain goes on from the last one. */
+const Chained = z.looseObject({ uuid: z.string() });
+
+export class ClaudeTranscript {
+  readonly path: string;
+  readonly #tail: RecordTail;
+  readonly #log: (line: string) => void;
+  readonly #now: () => Date;
+  readonly #newUuid: () => string;
+  /** Records go to a private file it locks, one JSON line each. */
+  #sink: TranscriptWriter<object> | undefined;
+  #leaf: string | null = null;
+  /** The reply whose blocks are being written (a tool call's `tool_use` joins it). */
+  #reply: AssistantMessage | undefined;
+  /** Each `tool_use` id → the uuid of the assistant record holding it. */
+  readonly #toolUses = new Map<string, string>();
+  /** The prompt of the turn in flight as the user typed it, for `last-prompt`. */
+  #typedPrompt: string | undefined;
+  #closed = false;
+
+  /** Writes nothing until `open`: hooks can be wired to it before the file exists. */
+  constructor(init: ClaudeTranscriptInit) {
+    this.path = init.path;
+    this.#tail = { cwd: init.cwd, sessionId: init.sessionId, version: init.version };
+    this.#log = init.log;
+    this.#now = init.now ?? (() => new Date());
+    this.#newUuid = init.newUuid ?? (() => crypto.randomUUID());
+  }
+
+  /**
+   * Opens the file (0600, its new directories 0700) and finds where the chain ends in what it
+   * holds already. Never throws: a file that cannot be opened is logged, and nothing is written.
+   */
+  async open(): Promise<void> {
+    if (this.#sink !== undefined || this.#closed) return;
+    try {
+      this.#leaf = await lastChainedUuid(this.path);
+      this.#sink = await TranscriptWriter.open<object>(this.path, this.#log);
+    } catch (error) {
+      this.#log(
+        `Cannot open the Claude-format transcript "${this.path}": ${errorMessage(error)}; ` +
+          "the session goes on, and hooks that read transcript_path find no transcript",
+      );
+    }
+  }
+
+  /** The prompt as the model received it (`content`) and as the user typed it (`typed`). */
+  prompt(prompt: {
+    readonly promptId: string;
+    readonly content: string;
+    readonly typed: string;
+    readonly permissionMode: string;
+  }): void {
+    this.#typedPrompt = prompt.typed;
+    this.#chain((link) => promptRecord(link, this.#tail, prompt));
+  }
+
+  /** Hook text the model read as the next user message (a Stop hook's feedback). */
+  hookFeedback(feedback: { readonly promptId: string; readonly content: string }): void {
+    this.#chain((link) => metaUserRecord(link, this.#tail, feedback));
+  }
+
+  /**
+   * A finished generation: its text as one record now; each tool call it made joins the same
+   * reply when the call starts (`toolUse`). Thoughts are not written (Claude Code's thinking
+   * blocks carry a signature no local model has).
+   */
+  reply(reply: {
+    readonly model: string;
+    readonly text: string;
+    readonly stop: GenerateStop;
+    readonly calledTools: boolean;
+    readonly tokens: TokenCounts;
+  }): void {
+    const id = this.#newUuid().replaceAll("-", "");
+    this.#reply = {
+      id: `msg_${id}`,
+      requestId: `req_${id}`,
+      model: reply.model,
+      stopReason: claudeStopReason(reply.stop, reply.calledTools),
+      usage: { inputTokens: reply.tokens.prompt, outputTokens: reply.tokens.generated },
+    };
+    if (reply.text !== "") this.#assistant(textBlock(reply.text));
+  }
+
+  /** A tool call, before anything checks it or any hook sees it. */
+  toolUse(call: { readonly id: string; readonly name: string; readonly input: unknown }): void {
+    const uuid = this.#assistant(toolUseBlock(call.id, call.name, call.input));
+    if (uuid !== undefined) this.#toolUses.set(call.id, uuid);
+  }
+
+  /**
+   * A call's result as the model reads it. `toolResponse` is PostToolUse's `tool_response`;
+   * `flagsSuccess`: the tool's success carries `is_error:false` (Bash's does, §0.5).
+   */
+  toolResult(result: {
+    readonly promptId: string;
+    readonly toolUseId: string;
+    readonly content: string;
+    readonly failed: boolean;
+    readonly flagsSuccess: boolean;
+    readonly toolResponse: unknown;
+  }): void {
+    const shape = result.failed ? "error" : result.flagsSuccess ? "flagged_success" : "success";
+    const sourceToolAssistantUUID = this.#toolUses.get(result.toolUseId);
+    this.#toolUses.delete(result.toolUseId);
+    this.#chain((link) =>
+      toolResultRecord(link, this.#tail, {
+        promptId: result.promptId,
+        block: toolResultBlock(result.toolUseId, result.content, shape),
+        toolUseResult: result.failed ? errorToolUseResult(result.content) : result.toolResponse,
+        sourceToolAssistantUUID,
+      })
+    );
+  }
+
+  /**
+   * What a firing's hooks did, where their facts are known: a `hook_success` for each command
+   * hook that exited 0 with output, a `hook_additional_context` for what they added, and a
+   * `stop_hook_summary` for a Stop firing. `toolUseId`: the call's, on tool events.
+   */
+  recordFiring(firing: HookFiring, toolUseId: string | undefined): void {
+    if (firing.runs.length === 0) return;
+    // Claude Code gives the hooks of a firing without a tool call one id of their own.
+    const id = toolUseId ?? this.#newUuid();
+    if (firing.event === "Stop") {
+      this.#chain((link) => stopHookSummaryRecord(link, this.#tail, stopSummary(firing, id)));
+      return;
+    }
+    const hookName = hookLabel(firing.event, firing.matcherValue);
+    for (const run of firing.runs) {
+      const success = hookSuccess(run, firing, hookName, id);
+      if (success === undefined) continue;
+      this.#chain((link) => hookSuccessRecord(link, this.#tail, success.hook, success.rendered));
+    }
+    const contexts = firing.decision.contexts.map((said) => said.text);
+    if (contexts.length === 0) return;
+    // As the seams word it for the model: tool events name the tool, the others nothing.
+    const rendered = systemReminder(
+      additionalContextMessage(
+        firing.event,
+        toolUseId === undefined ? null : firing.matcherValue,
+        contexts.join("\n"),
+      ),
+    );
+    const context = { content: contexts, hookName, toolUseID: id, hookEvent: firing.event };
+    this.#chain((link) => hookContextRecord(link, this.#tail, context, rendered));
+  }
+
+  /** The end of a turn: `last-prompt` names the turn's prompt and the chain's leaf. */
+  endTurn(): void {
+    const typed = this.#typedPrompt;
+    this.#typedPrompt = undefined;
+    this.#reply = undefined;
+    if (typed === undefined) return;
+    this.#sink?.append(lastPromptRecord(typed, this.#leaf, this.#tail.sessionId));
+  }
+
+  /** Resolves when every record so far is on disk (or was dropped after a failed write). */
+  async flush(): Promise<void> {
+    await this.#sink?.flush();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#sink?.close();
+  }
+
+  /** One block of the current reply; its record's uuid, or undefined when none was written. */
+  #assistant(block: AssistantBlock): string | undefined {
+    const reply = this.#reply;
+    if (reply === undefined) return undefined;
+    return this.#chain((link) => assistantRecord(link, this.#tail, reply, block));
+  }
+
+  /** Appends the next record of the chain; its uuid. */
+  #chain(build: (link: ChainLink) => ClaudeRecord): string | undefined {
+    if (this.#sink === undefined || this.#closed) return undefined;
+    const uuid = this.#newUuid();
+    this.#sink.append(
+      build({ parentUuid: this.#leaf, uuid, timestamp: this.#now().toISOString() }),
+    );
+    this.#leaf = uuid;
+    return uuid;
+  }
+}
+
+/**
+ * A command hook that exited 0 and printed something; `rendered` when the model was given its
+ * plain stdout (SessionStart and UserPromptSubmit read it).
+ */
+function hookSuccess(run: HookRun, firing: HookFiring, hookName: string, toolUseID: string) {
+  const { result, outcome, registration } = run;
+  if (result?.kind !== "exited" || result.exitCode !== 0 || outcome.kind !== "success") {
+    return undefined;
+  }
+  const stdout = result.stdout.text;
+  const stderr = result.stderr.text;
+  if (stdout === "" && stderr === "") return undefined;
+  const content = outcome.text ?? "";
+  const given = firing.decision.texts.some((said) => said.by === registration.id);
+  return {
+    hook: {
+      hookName,
+      toolUseID,
+      hookEvent: firing.event,
+      content,
+      stdout,
+      stderr,
+      exitCode: result.exitCode,
+      command: commandOf(registration),
+      durationMs: result.durationMs,
+    },
+    rendered: given ? systemReminder(`${hookName} hook success: ${content}`) : null,
+  };
+}
+
+function stopSummary(firing: HookFiring, toolUseID: string) {
+  const { verdict, errors } = firing.decision;
+  const blocks = verdict.kind === "block" ? verdict.blocks.map((block) => block.reason) : [];
+  return {
+    hookInfos: firing.runs.map((run) => ({
+      command: commandOf(run.registration),
+      durationMs: run.result?.durationMs ?? 0,
+    })),
+    hookErrors: [...blocks, ...errors.map((error) => error.detail)],
+    failedHookErrorIndexes: errors.map((_, i) => blocks.length + i),
+    preventedContinuation: verdict.kind === "stop",
+    stopReason: verdict.kind === "stop" ? verdict.stopReason ?? "" : "",
+    toolUseID,
+  };
+}
+
+/** The uuid of the last chained record in the file; null when it holds none or is missing. */
+async function lastChainedUuid(path: string): Promise<string | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // A line torn by a crash: the chain goes on from the last whole record.
+      continue;
+    }
+    const chained = Chained.safeParse(value);
+    if (chained.success) return chained.data.uuid;
+  }
+  return null;
+}
