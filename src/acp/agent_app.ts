@@ -4,7 +4,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import type { ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
-import { FIRED_EVENTS } from "../hooks/event_table.ts";
+import { firedEvents } from "../hooks/event_table.ts";
 import { listSessions } from "../agent/session_catalog.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -139,8 +139,9 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           });
         } finally {
           session.endTurn();
-          // When the client has the answer, the transcript holds the whole turn.
+          // When the client has the answer, the transcripts hold the whole turn.
           await session.transcript.flush();
+          await session.claudeTranscript?.flush();
         }
       }))
     .onNotification("session/cancel", ({ params }) => {
@@ -170,7 +171,7 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
-      _meta: { "llama-agent/hooks": { events: [...FIRED_EVENTS] } },
+      _meta: { "llama-agent/hooks": { events: [...firedEvents(config.profile)] } },
     },
     agentInfo: { name: "llama-agent", title: "llama-agent", version: config.version },
     authMethods: [],

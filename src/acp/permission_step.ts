@@ -1,6 +1,8 @@
 /**
  * Whether a tool call may run: the session's permission policy, a PreToolUse hook's `allow` or
- * `ask`, and the client's answer when someone must be asked. A cancel while asking is a refusal.
+ * `ask`, and, when someone must be asked, PermissionRequest hooks (the `claude` profile: an allow
+ * or deny answers without asking the client, as in Claude Code) and then the client's answer. A
+ * cancel while asking is a refusal.
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { decidePermission } from "../agent/permission_policy.ts";
@@ -12,11 +14,15 @@ import {
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import { proposedFileChange } from "../agent/proposed_change.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
+import type { PermissionSuggestion } from "../hooks/payload.ts";
+import { answerPermissionRequest } from "../hooks/permission_request_decision.ts";
 import type { ToolCapability } from "../profile/tool_identity.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import type { AgentSession } from "./agent_session.ts";
+import { hookNotices } from "./hook_notices.ts";
 import { commandContent } from "./tool_call_content.ts";
 import type { ToolPlaces } from "./tool_set.ts";
+import type { TurnHookContext } from "./turn_hooks.ts";
 import { untilAborted } from "./until_aborted.ts";
 
 export interface PermissionQuestion {
@@ -33,12 +39,35 @@ export interface PermissionQuestion {
   readonly hookPermission: "allow" | "ask" | null;
 }
 
+export type Permission =
+  | {
+    readonly kind: "allowed";
+    /** A PermissionRequest hook's rewrite: the call runs with this input once it is checked. */
+    readonly updatedInput?: Readonly<Record<string, unknown>>;
+  }
+  | {
+    readonly kind: "refused";
+    /** What the model reads as the call's result. */
+    readonly modelText: string;
+    /** The turn ends after this call (a hook's `continue:false` or `interrupt`). */
+    readonly halt?: { readonly stopReason: string | null };
+    /** The final `tool_call_update`'s `_meta`. */
+    readonly meta?: Record<string, unknown>;
+  };
+
+const ALLOWED: Permission = { kind: "allowed" };
+
+function deniedByUser(name: string): Permission {
+  return { kind: "refused", modelText: `The user denied permission to run ${name}` };
+}
+
 export async function permitted(
   session: AgentSession,
   question: PermissionQuestion,
-  signal: AbortSignal,
+  turn: TurnHookContext,
   deps: ToolPlaces & { readonly rules: readonly PermissionRule[] },
-): Promise<boolean> {
+): Promise<Permission> {
+  const { signal } = turn;
   const policy = decidePermission({
     mode: session.mode,
     toolName: question.name,
@@ -48,15 +77,20 @@ export async function permitted(
     alwaysRejected: session.alwaysRejected,
   });
   // A hook never overrides a deny (a rule, or the user's "always reject").
-  if (policy === "deny") return false;
-  if (question.hookPermission === "allow") return true;
-  if (policy === "allow" && question.hookPermission !== "ask") return true;
+  if (policy === "deny") return deniedByUser(question.name);
+  if (question.hookPermission === "allow") return ALLOWED;
+  if (policy === "allow" && question.hookPermission !== "ask") return ALLOWED;
+
+  // Right before the client would be asked, and only then.
+  const hooked = await runPermissionRequestHooks(session, question, turn);
+  if (hooked !== null) return hooked;
+  if (signal.aborted) return deniedByUser(question.name);
 
   const { name, input, capability, operation, toolCallId } = question;
   const presentation = toolCallPresentation({ name, capability, operation, cwd: session.cwd });
   const content = await proposedChange(session, question, signal, deps);
   // Cancelled while the diff was read: no dialog should flash up in the editor.
-  if (signal.aborted) return false;
+  if (signal.aborted) return deniedByUser(name);
   const asking = session.client.request("session/request_permission", {
     sessionId: session.id,
     toolCall: {
@@ -73,7 +107,77 @@ export async function permitted(
   const response = await untilAborted(asking.catch(() => undefined), signal);
   const answer = permissionAnswer(response);
   rememberAnswer(session, name, answer);
-  return answer.decision === "allow";
+  return answer.decision === "allow" ? ALLOWED : deniedByUser(name);
+}
+
+/**
+ * What "always allow" would remember, in Claude Code's shape: an allow rule for the tool name,
+ * kept for the session (llama-agent writes no settings file).
+ */
+export function permissionSuggestions(toolName: string): PermissionSuggestion[] {
+  return [{
+    type: "addRules",
+    rules: [{ toolName }],
+    behavior: "allow",
+    destination: "session",
+  }];
+}
+
+/**
+ * What the model reads when a PermissionRequest hook's `updatedInput` does not fit the tool
+ * (`message`: what is wrong). Modelled on Claude Code's PreToolUse wording (inferred: not observed
+ * for this event).
+ */
+export function permissionRewriteFailure(name: string, message: string): string {
+  return `PermissionRequest hook for ${name} returned updatedInput that failed validation: ` +
+    `${message}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
+}
+
+/** PermissionRequest hooks' answer; null when none decided and the client is to be asked. */
+async function runPermissionRequestHooks(
+  session: AgentSession,
+  question: PermissionQuestion,
+  turn: TurnHookContext,
+): Promise<Permission | null> {
+  if (!session.hooks.has("PermissionRequest")) return null;
+  const { name } = question;
+  const firing = await session.hooks.fire("PermissionRequest", name, {
+    tool_name: name,
+    tool_input: question.input,
+    permission_suggestions: permissionSuggestions(name),
+  }, turn);
+  for (const notice of hookNotices(firing.decision, name)) session.notice(notice);
+  const answer = answerPermissionRequest(firing.runs.map((run) => run.outcome));
+  switch (answer.kind) {
+    case "ask":
+      return null;
+    case "allow":
+      return answer.updatedInput === null
+        ? ALLOWED
+        : { kind: "allowed", updatedInput: answer.updatedInput.input };
+    case "deny":
+      return {
+        kind: "refused",
+        modelText: answer.message,
+        meta: {
+          "llama-agent/hook": {
+            event: "PermissionRequest",
+            decision: "deny",
+            reason: answer.message,
+          },
+        },
+        ...(answer.interrupt ? { halt: { stopReason: answer.message } } : {}),
+      };
+    case "stop":
+      return {
+        kind: "refused",
+        // The stop reason is for the user (a notice); the model only learns the call did not run.
+        modelText: `The ${name} call was not run: a hook ended the turn`,
+        halt: { stopReason: answer.stopReason },
+      };
+    default:
+      return answer satisfies never;
+  }
 }
 
 /**

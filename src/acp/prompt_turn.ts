@@ -15,11 +15,14 @@ import type {
   ToolDefinition,
 } from "../model/model.ts";
 import { AgentError, errorMessage } from "../error.ts";
+import { hookPermissionMode } from "../agent/permission_policy.ts";
 import { stopFeedbackMessage, systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import { systemPrompt } from "./system_prompt.ts";
 import type { ToolCallOutcome, ToolTurn } from "./tool_call_step.ts";
+import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
+import type { BatchedToolCall } from "../hooks/payload.ts";
 import {
   fireNotification,
   runStopHooks,
@@ -79,6 +82,12 @@ export async function runPromptTurn(
     }
     const forModel = gate.forModel.map((line) => systemReminder(line) + "\n\n").join("");
     session.record({ type: "prompt", prompt: [...prompt], text: forModel + text });
+    session.claudeTranscript?.prompt({
+      promptId: turn.hookContext.promptId,
+      content: forModel + text,
+      typed: text,
+      permissionMode: hookPermissionMode(session.mode),
+    });
     session.conversation.push({ role: "user", text: forModel + text });
     const model = await untilAborted(deps.openModel(), signal);
     if (!model || signal.aborted) return turn.finish("cancelled");
@@ -124,6 +133,7 @@ async function runModelLoop(
     else if (toolRounds >= deps.maxToolRounds) stop = "max_turn_requests";
     else {
       toolRounds++;
+      const batch: BatchedToolCall[] = [];
       for (const call of result.toolCalls) {
         if (signal.aborted) break;
         const outcome = await deps.runToolCall(call, toolTurn);
@@ -132,8 +142,18 @@ async function runModelLoop(
           turn.meta.hook_stop_reason = outcome.halt.stopReason ?? "";
           return turn.finish("end_turn");
         }
+        batch.push(batchedCall(call, outcome));
       }
       if (signal.aborted) return turn.finish("cancelled");
+      const batchGate = await runPostToolBatchHooks(session, turn.hookContext, batch);
+      if (signal.aborted) return turn.finish("cancelled");
+      if (batchGate.kind === "halt") {
+        turn.meta.hook_stop_reason = batchGate.stopReason ?? "";
+        return turn.finish("end_turn");
+      }
+      if (batchGate.forModel.length > 0) {
+        turn.feedBack(batchGate.forModel.map(systemReminder).join("\n\n"));
+      }
       continue;
     }
 
@@ -188,12 +208,17 @@ class TurnState {
     this.closeMessage();
     this.session.conversation.push({ role: "user", text });
     this.session.record({ type: "hook_feedback", text });
+    this.session.claudeTranscript?.hookFeedback({
+      promptId: this.hookContext.promptId,
+      content: text,
+    });
   }
 
   finish(stopReason: StopReason): PromptResponse {
     this.closeMessage();
     const meta = { ...this.meta, tokens: { ...this.tokens } };
     this.session.record({ type: "response", stopReason, _meta: meta });
+    this.session.claudeTranscript?.endTurn();
     return { stopReason, _meta: meta };
   }
 }
@@ -238,6 +263,14 @@ async function generateOnce(
         content: { type: "text", text: chunk },
       });
     },
+  });
+  // Before any hook of this round runs: the Stop hook reads this reply, a PreToolUse hook its call.
+  session.claudeTranscript?.reply({
+    model: session.modelName ?? "llama-agent",
+    text,
+    stop: result.stop,
+    calledTools: result.toolCalls.length > 0,
+    tokens: result.tokens,
   });
   // Once per finished message, never per chunk, and never holding up the turn.
   fireNotification(session, turn.hookContext, "agent_thought", thought);

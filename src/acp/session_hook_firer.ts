@@ -12,6 +12,16 @@ import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 
+/**
+ * The transcript hooks read at `transcript_path` when the agent writes one for them (the `claude`
+ * profile's, claude_transcript.ts): written out before any hook runs, and told what each firing
+ * did.
+ */
+export interface HookReadTranscript {
+  flush(): Promise<void>;
+  recordFiring(firing: HookFiring, toolUseId: string | undefined): void;
+}
+
 /** Who is firing: read at each firing, so `permission_mode` follows the session's mode. */
 export interface HookSessionView {
   readonly id: string;
@@ -25,6 +35,8 @@ export interface FireOptions {
   readonly promptId?: string;
   /** Aborting it kills the running hooks. */
   readonly signal?: AbortSignal;
+  /** The timeout of handlers that set none, instead of the event's (SessionEnd's budget). */
+  readonly defaultTimeoutSec?: number;
 }
 
 export interface SessionHookFirer {
@@ -60,11 +72,17 @@ export async function createSessionHookFirer(options: {
   readonly runHandler: HandlerRunner;
   /** How the agent presents itself to hooks (`effort`, the tool names `if` rules name). */
   readonly profile: CompatProfile;
+  /** `--plugin-dir` directories, loaded when the profile reads plugins. */
+  readonly pluginDirs?: readonly string[];
   readonly log: (line: string) => void;
   readonly observe?: FiringObserver;
+  readonly transcript?: HookReadTranscript;
 }): Promise<SessionHookFirer> {
   const { session, runHandler, observe, profile } = options;
-  const hooks = await loadSessionHooks(session.cwd, options.home, { profile });
+  const hooks = await loadSessionHooks(session.cwd, options.home, {
+    profile,
+    pluginDirs: options.pluginDirs,
+  });
   // Configuration problems are data: the session goes on with the valid entries, and says so.
   for (const diagnostic of hooks.loaded.diagnostics) {
     options.log(`hooks: ${formatDiagnostic(diagnostic)}`);
@@ -89,16 +107,36 @@ export async function createSessionHookFirer(options: {
         permissionMode: session.permissionMode(),
         effort: profile.effort,
       }, fields);
+      // A hook reading transcript_path finds everything up to its own firing.
+      if (matched.length > 0) await options.transcript?.flush();
       const firing = await fireHooks({
         event,
         matcherValue,
         payload,
         registrations: matched,
-        runHandler,
+        runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
         context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
       });
+      const toolUseId = "tool_use_id" in fields ? fields.tool_use_id : undefined;
+      options.transcript?.recordFiring(firing, toolUseId);
       observe?.(session.id, firing, order, unmatched);
       return firing;
     },
   };
+}
+
+/** The runner, giving `timeoutSec` to handlers that set no `timeout` of their own. */
+function withDefaultTimeout(
+  runHandler: HandlerRunner,
+  timeoutSec: number | undefined,
+): HandlerRunner {
+  if (timeoutSec === undefined) return runHandler;
+  return (registration, payload, context) =>
+    runHandler(
+      registration.handler.timeout === undefined
+        ? { ...registration, handler: { ...registration.handler, timeout: timeoutSec } }
+        : registration,
+      payload,
+      context,
+    );
 }

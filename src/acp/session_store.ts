@@ -20,6 +20,8 @@ import {
   type SkippedLine,
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
+import { ClaudeTranscript } from "../agent/claude_transcript.ts";
+import { claudeTranscriptPathFor } from "../agent/claude_transcript_path.ts";
 import {
   type RestoredSettings,
   type SessionSettings,
@@ -35,6 +37,7 @@ import {
 } from "../agent/permission_policy.ts";
 import { createSessionHookFirer, type SessionHookFirer } from "./session_hook_firer.ts";
 import { AgentSession } from "./agent_session.ts";
+import { endSession } from "./session_end_hooks.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
 
 export interface SessionPlace {
@@ -76,8 +79,10 @@ export class SessionStore {
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     // Hooks first: nothing below can fail and leave the open transcript behind.
-    const hooks = await this.#openHooks(id, cwd, roots, () => session.mode);
+    const claudeTranscript = this.#claudeTranscript(id, cwd);
+    const hooks = await this.#openHooks(id, cwd, roots, () => session.mode, claudeTranscript);
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
+    await claudeTranscript?.open();
     transcript.append({
       type: "session",
       sessionId: id,
@@ -93,6 +98,7 @@ export class SessionStore {
       settingsRecorded: false,
       conversation: [],
       transcript,
+      claudeTranscript,
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
@@ -115,19 +121,37 @@ export class SessionStore {
     cwd: string,
     roots: readonly string[],
     mode: () => PermissionModeId,
+    claudeTranscript: ClaudeTranscript | undefined,
   ): Promise<SessionHookFirer> {
     return await createSessionHookFirer({
       session: {
         id,
         cwd,
-        transcriptPath: this.#transcriptPath(id),
+        transcriptPath: claudeTranscript?.path ?? this.#transcriptPath(id),
         permissionMode: () => hookPermissionMode(mode()),
       },
       home: this.config.home,
       runHandler: this.config.hookRunner(roots),
       profile: this.config.profile,
+      pluginDirs: this.config.pluginDirs,
       log: this.config.log,
       observe: this.config.observeFiring,
+      transcript: claudeTranscript,
+    });
+  }
+
+  /**
+   * The `claude` profile's transcript for hooks, at Claude Code's path for this cwd; not opened
+   * yet. A session brought back appends to the same file, its chain going on.
+   */
+  #claudeTranscript(id: string, cwd: string): ClaudeTranscript | undefined {
+    if (this.config.profile.transcript !== "claude") return undefined;
+    return new ClaudeTranscript({
+      path: claudeTranscriptPathFor(this.config.home, cwd, id),
+      cwd,
+      sessionId: id,
+      version: this.config.version,
+      log: this.config.log,
     });
   }
 
@@ -194,8 +218,16 @@ export class SessionStore {
     const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
     const restored = settingsFromTranscript(records, this.#defaultSettings());
     const modeNotices = this.#reportModeNotRestored(sessionId, restored);
-    const hooks = await this.#openHooks(sessionId, cwd, roots, () => session.mode);
+    const claudeTranscript = this.#claudeTranscript(sessionId, cwd);
+    const hooks = await this.#openHooks(
+      sessionId,
+      cwd,
+      roots,
+      () => session.mode,
+      claudeTranscript,
+    );
     const transcript = await this.#reopenTranscript(sessionId, path);
+    await claudeTranscript?.open();
     const session: AgentSession = new AgentSession({
       id: sessionId,
       cwd,
@@ -205,6 +237,7 @@ export class SessionStore {
       settingsRecorded: restored.recorded && restored.recordedMode === restored.settings.mode,
       conversation: conversationFromTranscript(records),
       transcript,
+      claudeTranscript,
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
@@ -294,10 +327,14 @@ export class SessionStore {
   async close(sessionId: string): Promise<void> {
     const session = this.get(sessionId);
     this.#sessions.delete(sessionId);
-    await session.close();
+    // Tracked: an agent shutting down meanwhile waits for this session's SessionEnd hooks.
+    await this.#track(endSession(session, this.config.env));
   }
 
-  /** Sessions being made: closing everything waits for them (they close themselves). */
+  /**
+   * Sessions being made (they close themselves) or being closed: closing everything waits for
+   * them.
+   */
   readonly #making = new Set<Promise<unknown>>();
 
   #track<T>(making: Promise<T>): Promise<T> {
@@ -319,7 +356,10 @@ export class SessionStore {
     this.#shuttingDown = true;
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all([...sessions.map((s) => s.close()), ...this.#making]);
+    await Promise.all([
+      ...sessions.map((s) => endSession(s, this.config.env)),
+      ...this.#making,
+    ]);
   }
 
   #transcriptPath(sessionId: string): string {

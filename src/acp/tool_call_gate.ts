@@ -18,7 +18,7 @@ import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import { capabilityOf } from "../profile/compat_profile.ts";
 import type { ToolCapability } from "../profile/tool_identity.ts";
 import type { AgentSession } from "./agent_session.ts";
-import { permitted } from "./permission_step.ts";
+import { permissionRewriteFailure, permitted } from "./permission_step.ts";
 import { commandContent } from "./tool_call_content.ts";
 import type { ResultBudget } from "./prompt_turn.ts";
 import { type HookedCall, runPreToolUseHooks } from "./tool_hooks.ts";
@@ -193,8 +193,9 @@ export async function gateCall(
   const capability = capabilityOfTarget(target);
   let input = hooked.input;
   let final = parsed;
+  let mcpInput = pre.input;
   if (pre.rewritten) {
-    const rewrite = checkRewrite(session, target, pre.input, call.name);
+    const rewrite = rewriteCall(session, call, target, pre.input);
     if (!rewrite.ok) {
       return {
         kind: "refused",
@@ -202,20 +203,9 @@ export async function gateCall(
         input: pre.input,
       };
     }
-    final = rewrite.parsed;
-    input = final?.ok && kit.profile.validatesBeforeHooks ? final.hookInput : pre.input;
-    // The client sees the call as it will run.
-    const { title, locations, content } = shownCall(session, call.name, target, final);
-    session.send({
-      sessionUpdate: "tool_call_update",
-      toolCallId: call.toolCallId,
-      title,
-      rawInput: pre.input,
-      locations,
-      content,
-    });
+    ({ parsed: final, input } = rewrite);
   }
-  const allowed = await permitted(
+  const permission = await permitted(
     session,
     {
       toolCallId: call.toolCallId,
@@ -226,7 +216,7 @@ export async function gateCall(
       ...(target.kind === "mcp" ? { title: mcpTitle(target.tool) } : {}),
       hookPermission: pre.permission,
     },
-    turn.signal,
+    turn,
     deps,
   );
   if (turn.signal.aborted) {
@@ -236,15 +226,60 @@ export async function gateCall(
       input,
     };
   }
-  if (!allowed) {
+  if (permission.kind === "refused") {
     return {
       kind: "refused",
-      execution: failedExecution(`The user denied permission to run ${call.name}`),
+      execution: failedExecution(permission.modelText),
       input,
+      ...(permission.halt ? { halt: permission.halt } : {}),
+      ...(permission.meta ? { meta: permission.meta } : {}),
     };
   }
-  const dispatchInput = target.kind === "mcp" ? pre.input : input;
+  if (permission.updatedInput !== undefined) {
+    // A PermissionRequest hook's allow with a rewrite: checked as a PreToolUse rewrite is.
+    const rewrite = rewriteCall(session, call, target, permission.updatedInput);
+    if (!rewrite.ok) {
+      return {
+        kind: "refused",
+        execution: failedExecution(permissionRewriteFailure(call.name, rewrite.message)),
+        input: permission.updatedInput,
+      };
+    }
+    ({ parsed: final, input } = rewrite);
+    mcpInput = permission.updatedInput;
+  }
+  const dispatchInput = target.kind === "mcp" ? mcpInput : input;
   return { kind: "dispatch", input: dispatchInput, parsed: final, forModel: pre.forModel };
+}
+
+/**
+ * A hook's rewritten input, checked, and shown to the client as the call will now run; `input` is
+ * what hooks see as `tool_input` from here on.
+ */
+function rewriteCall(
+  session: AgentSession,
+  call: HookedCall,
+  target: Exclude<ToolTarget, { kind: "none" }>,
+  rewritten: unknown,
+):
+  | { readonly ok: true; readonly parsed: ParsedCall | undefined; readonly input: unknown }
+  | { readonly ok: false; readonly message: string } {
+  const rewrite = checkRewrite(session, target, rewritten, call.name);
+  if (!rewrite.ok) return rewrite;
+  const { parsed } = rewrite;
+  const input = parsed?.ok && session.toolKit.profile.validatesBeforeHooks
+    ? parsed.hookInput
+    : rewritten;
+  const { title, locations, content } = shownCall(session, call.name, target, parsed);
+  session.send({
+    sessionUpdate: "tool_call_update",
+    toolCallId: call.toolCallId,
+    title,
+    rawInput: rewritten,
+    locations,
+    content,
+  });
+  return { ok: true, parsed, input };
 }
 
 /** A hook's rewritten input, checked: parsed for a built-in tool, an object for an MCP tool. */

@@ -7,7 +7,8 @@
 import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import { DEFAULT_BLOCK_REASON } from "./hook_messages.ts";
 import { type BlockCause, commandOf, type ErrorCause, type HookOutcome } from "./hook_outcome.ts";
-import type { HookOutput, PreToolUseOutput } from "./hook_output.ts";
+import type { HookOutput, HookSpecificOutput, PreToolUseOutput } from "./hook_output.ts";
+import { PERMISSION_REQUEST_DENIED, permissionRequestSay } from "./permission_request_decision.ts";
 
 /** Something one hook said, and the id of the registration that said it. */
 export interface Said {
@@ -42,11 +43,17 @@ export interface BlockEntry {
 
 export type Verdict =
   | { readonly kind: "none" }
-  /** PreToolUse only: skip the permission prompt (never overrides a policy deny). */
+  /**
+   * PreToolUse: skip the permission prompt (never overrides a policy deny). PermissionRequest:
+   * answer the prompt with allow.
+   */
   | { readonly kind: "allow"; readonly votes: readonly Vote[] }
   /** PreToolUse only: ask the client even if the policy would approve. */
   | { readonly kind: "ask"; readonly votes: readonly Vote[] }
-  /** PreToolUse deny, UserPromptSubmit block, Stop "don't stop", Post* feedback to the model. */
+  /**
+   * PreToolUse or PermissionRequest deny, UserPromptSubmit block, Stop "don't stop", Post* and
+   * PostToolBatch feedback to the model.
+   */
   | { readonly kind: "block"; readonly reason: string; readonly blocks: readonly BlockEntry[] }
   /** `continue:false`: beats everything; the first one in chain order is kept. */
   | { readonly kind: "stop"; readonly by: string; readonly stopReason: string | null };
@@ -63,7 +70,10 @@ export interface HookErrorNote {
 export interface HookDecision {
   readonly event: FiredEventName;
   readonly verdict: Verdict;
-  /** PreToolUse: the last rewrite in chain order; it applies on allow and on no decision. */
+  /**
+   * PreToolUse: the last rewrite in chain order; it applies on allow and on no decision.
+   * PermissionRequest: the last allow's rewrite.
+   */
   readonly updatedInput: {
     readonly by: string;
     readonly input: Readonly<Record<string, unknown>>;
@@ -227,8 +237,10 @@ class Collector {
     }
     this.#context(by, output.additionalContext);
     const specific = output.hookSpecificOutput;
-    if (specific !== undefined && specific.hookEventName !== "Stop") {
-      this.#context(by, specific.additionalContext);
+    this.#context(by, specificContext(specific));
+    if (this.#event === "PermissionRequest") {
+      this.#permissionRequest(by, command, output);
+      return;
     }
     if (this.#event === "PreToolUse") {
       this.#permission(
@@ -285,7 +297,32 @@ class Collector {
     }
   }
 
+  /** A PermissionRequest deny is a block, an allow a vote (permission_request_decision.ts). */
+  #permissionRequest(by: string, command: string, output: HookOutput): void {
+    const say = permissionRequestSay(output);
+    if (say?.behavior === "deny") {
+      const reason = say.message ?? PERMISSION_REQUEST_DENIED;
+      this.#block(by, command, "decision", reason, reason);
+    } else if (say?.behavior === "allow") {
+      if (say.updatedInput !== null) this.#updatedInput = { by, input: say.updatedInput };
+      this.#allows.push({ by, reason: output.reason?.trim() || null });
+    }
+  }
+
   #ignore(by: string, text: string): void {
     this.#ignored.push({ by, text });
+  }
+}
+
+/** `hookSpecificOutput.additionalContext`, on the events whose output carries one. */
+function specificContext(specific: HookSpecificOutput | undefined): string | undefined {
+  if (specific === undefined) return undefined;
+  switch (specific.hookEventName) {
+    case "Stop":
+    case "PermissionRequest":
+    case "SessionEnd":
+      return undefined;
+    default:
+      return specific.additionalContext;
   }
 }

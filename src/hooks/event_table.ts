@@ -59,8 +59,9 @@ function profileEvent(
   matcherField: MatcherField,
   blockable: boolean,
   specificOutput: readonly string[],
+  commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
 ): EventSpec {
-  return { group, matcherField, blockable, specificOutput, commandTimeoutSec: DEFAULT_TIMEOUT_SEC };
+  return { group, matcherField, blockable, specificOutput, commandTimeoutSec };
 }
 
 const CONTEXT = ["additionalContext"] as const;
@@ -85,8 +86,9 @@ export const HOOK_EVENTS = {
   SubagentStop: notFired("dropped"),
   PreCompact: notFired("dropped"),
   Setup: notFired("dropped"),
-  // Observational: the session is over, nothing a hook says changes it.
-  SessionEnd: profileEvent("dropped", "reason", false, []),
+  // Observational: the session is over, nothing a hook says changes it. 1.5 s each, as Claude
+  // Code >= 2.1.74: the agent is exiting (a hook's own `timeout` raises that, session_end_hooks.ts).
+  SessionEnd: profileEvent("dropped", "reason", false, [], 1.5),
 
   PostCompact: notFired("never_emitted"),
   TeammateIdle: notFired("never_emitted"),

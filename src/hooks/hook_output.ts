@@ -33,6 +33,26 @@ function contextOutput<E extends FiredEventName>(hookEventName: E) {
 
 const StopOutput = z.looseObject({ hookEventName: z.literal("Stop"), reason: text.optional() });
 
+/** A PermissionRequest hook's answer to the permission prompt (permission_request_decision.ts). */
+export const PermissionRequestDecision = z.looseObject({
+  behavior: z.enum(["allow", "deny"], { error: 'must be "allow" or "deny"' }),
+  /** On allow: the input the tool runs with. */
+  updatedInput: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  /** On deny: what the model is told. */
+  message: text.optional(),
+  /** On deny: stop the turn too. */
+  interrupt: flag.optional(),
+}, { error: "must be an object" });
+export type PermissionRequestDecision = z.infer<typeof PermissionRequestDecision>;
+
+const PermissionRequestOutput = z.looseObject({
+  hookEventName: z.literal("PermissionRequest"),
+  decision: PermissionRequestDecision.optional(),
+});
+
+// The session is over: nothing is read, but naming the event is no error.
+const SessionEndOutput = z.looseObject({ hookEventName: z.literal("SessionEnd") });
+
 export const HookSpecificOutput = z.discriminatedUnion("hookEventName", [
   PreToolUseOutput,
   contextOutput("PostToolUse"),
@@ -41,6 +61,9 @@ export const HookSpecificOutput = z.discriminatedUnion("hookEventName", [
   contextOutput("SessionStart"),
   contextOutput("Notification"),
   StopOutput,
+  PermissionRequestOutput,
+  SessionEndOutput,
+  contextOutput("PostToolBatch"),
 ], { error: 'must be an object with a "hookEventName"' });
 export type HookSpecificOutput = z.infer<typeof HookSpecificOutput>;
 
@@ -55,7 +78,17 @@ export const HookOutput = z.looseObject({
   additionalContext: text.optional(),
   hookSpecificOutput: HookSpecificOutput.optional(),
 }, { error: "must be an object" });
-export type HookOutput = z.infer<typeof HookOutput>;
+
+/**
+ * The source document answers a PermissionRequest with a top-level `{"decision": "approve" |
+ * "deny", "reason": …}`: "deny" is read on that event only.
+ */
+const PermissionRequestHookOutput = HookOutput.extend({
+  decision: z.enum(["block", "approve", "deny"], {
+    error: 'must be "block", "approve" or "deny"',
+  }).optional(),
+});
+export type HookOutput = z.infer<typeof PermissionRequestHookOutput>;
 
 export type ParsedHookOutput =
   | { readonly ok: true; readonly output: HookOutput }
@@ -77,7 +110,8 @@ export function parseHookOutput(event: FiredEventName, value: unknown): ParsedHo
       };
     }
   }
-  const parsed = HookOutput.safeParse(value);
+  const schema = event === "PermissionRequest" ? PermissionRequestHookOutput : HookOutput;
+  const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, output: parsed.data };
   const issue = parsed.error.issues[0];
   const path = issue?.path.map(String).join(".") ?? "";

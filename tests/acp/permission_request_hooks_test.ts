@@ -1,0 +1,274 @@
+/**
+ * PermissionRequest in the `claude` profile: it fires right before the agent would ask the client
+ * (`session/request_permission`), and an allow or deny answers without asking, as in Claude
+ * Code. In the default profile it never fires.
+ */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { GenerateRequest } from "../../src/model/model.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { callTool, reply, steppedModel } from "./fake_models.ts";
+import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
+import { withInMemoryAgent } from "./in_memory_agent.ts";
+
+const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
+
+/** A model that makes one call, then answers; `requests` gets what it was given each time. */
+function oneCall(name: string, input: unknown, requests: GenerateRequest[] = []) {
+  return steppedModel([
+    (r) => (requests.push(r), callTool(name, input)(r)),
+    (r) => (requests.push(r), reply("done")(r)),
+  ]);
+}
+
+/** A PermissionRequest hook that logs its stdin to perm.log, then answers `json` (if any). */
+function permissionHook(json?: unknown): string {
+  return json === undefined ? logging("perm.log") : `${logging("perm.log")}; ${printing(json)}`;
+}
+
+const decision = (fields: Record<string, unknown>) => ({
+  hookSpecificOutput: { hookEventName: "PermissionRequest", decision: fields },
+});
+
+function project(command: string, matcher: string | null = "Bash") {
+  return {
+    ".claude/settings.json": settings({
+      PermissionRequest: [[matcher, command]],
+      PostToolUse: [[null, logging("post.log")]],
+    }),
+    "victim/keep.txt": "keep me\n",
+  };
+}
+
+const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+Deno.test("PermissionRequest deny answers without asking the client: the tool does not run, the model hears why", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook(decision({ behavior: "deny", message: "not in this repo" }))),
+    model: oneCall("Bash", { command: "rm -rf victim", description: "clean" }, requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals(t.permissionRequests.length, 0, "the client is never asked");
+    assertEquals(await Deno.readTextFile(`${t.cwd}/victim/keep.txt`), "keep me\n");
+    assertStringIncludes(seen(requests[1]!), "tool Bash: not in this repo");
+    const final = t.updates.map((u) => u.update).filter((u) =>
+      u.sessionUpdate === "tool_call_update"
+    ).at(-1);
+    assert(final?.sessionUpdate === "tool_call_update");
+    assertEquals(final.status, "failed");
+    assertEquals(final._meta, {
+      "llama-agent/hook": {
+        event: "PermissionRequest",
+        decision: "deny",
+        reason: "not in this repo",
+      },
+    });
+    assertEquals(await readLog(`${t.cwd}/post.log`), [], "a call never run fires no Post hook");
+  });
+});
+
+Deno.test("PermissionRequest exit 2 denies with its stderr", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project("echo 'no rm here' >&2; exit 2"),
+    model: oneCall("Bash", { command: "rm -rf victim" }, requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(t.permissionRequests.length, 0);
+    assert(await exists(`${t.cwd}/victim/keep.txt`));
+    assertStringIncludes(seen(requests[1]!), "tool Bash: no rm here");
+  });
+});
+
+Deno.test("PermissionRequest allow runs the call without asking the client", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook(decision({ behavior: "allow" }))),
+    model: oneCall("Bash", { command: "echo ran > out.txt" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(t.permissionRequests.length, 0);
+    assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "ran\n");
+  });
+});
+
+Deno.test("PermissionRequest: the source document's top-level approve allows, deny denies", async () => {
+  for (const [answer, ran] of [["approve", true], ["deny", false]] as const) {
+    await withInMemoryAgent({
+      profile: "claude",
+      files: project(permissionHook({ decision: answer, reason: "policy" })),
+      model: oneCall("Bash", { command: "echo ran > out.txt" }),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      assertEquals(t.permissionRequests.length, 0, answer);
+      assertEquals(await exists(`${t.cwd}/out.txt`), ran, answer);
+    });
+  }
+});
+
+Deno.test("PermissionRequest allow with updatedInput runs the rewritten input, as hooks and the client then see it", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook(decision({
+      behavior: "allow",
+      updatedInput: { command: "echo rewritten > out.txt" },
+    }))),
+    model: oneCall("Bash", { command: "echo original > out.txt" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "rewritten\n");
+    const [post] = await readLog(`${t.cwd}/post.log`);
+    assertEquals(post!.tool_input, { command: "echo rewritten > out.txt" });
+    const shown = t.updates.map((u) => u.update).filter((u) =>
+      u.sessionUpdate === "tool_call_update" && u.rawInput !== undefined
+    );
+    assertEquals(shown.map((u) => u.sessionUpdate === "tool_call_update" && u.rawInput), [
+      { command: "echo rewritten > out.txt" },
+    ]);
+  });
+});
+
+Deno.test("PermissionRequest allow with an updatedInput that breaks the schema runs nothing", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook(decision({
+      behavior: "allow",
+      updatedInput: { description: "no command" },
+    }))),
+    model: oneCall("Bash", { command: "echo ran > out.txt" }, requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(await exists(`${t.cwd}/out.txt`), false);
+    assertStringIncludes(
+      seen(requests[1]!),
+      "tool Bash: PermissionRequest hook for Bash returned updatedInput that failed validation: ",
+    );
+  });
+});
+
+Deno.test("PermissionRequest with no decision leaves the client to be asked, as before", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook()),
+    model: oneCall("Bash", { command: "echo ran > out.txt" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(t.permissionRequests.length, 1);
+    assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "ran\n");
+    assertEquals((await readLog(`${t.cwd}/perm.log`)).length, 1);
+  });
+});
+
+Deno.test("PermissionRequest gets Claude Code's payload, in its key order", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook()),
+    model: oneCall("Bash", { command: "echo hi", description: "greet" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    const [payload, ...more] = await readLog(`${t.cwd}/perm.log`);
+    assertEquals(more, []);
+    assertEquals(Object.keys(payload!), [
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "prompt_id",
+      "permission_mode",
+      "effort",
+      "hook_event_name",
+      "tool_name",
+      "tool_input",
+      "permission_suggestions",
+    ]);
+    assertEquals(payload!.hook_event_name, "PermissionRequest");
+    assertEquals(payload!.tool_name, "Bash");
+    assertEquals(
+      JSON.stringify(payload!.tool_input),
+      '{"command":"echo hi","description":"greet"}',
+    );
+    assertEquals(payload!.permission_suggestions, [
+      {
+        type: "addRules",
+        rules: [{ toolName: "Bash" }],
+        behavior: "allow",
+        destination: "session",
+      },
+    ]);
+  });
+});
+
+Deno.test("PermissionRequest does not fire when nobody would be asked (the policy allows a Read)", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: {
+      ...project(permissionHook(decision({ behavior: "deny" })), null),
+      "notes.txt": "hello\n",
+    },
+    model: oneCall("Read", { file_path: "notes.txt" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("read") });
+    assertEquals(await readLog(`${t.cwd}/perm.log`), []);
+    assertEquals((await readLog(`${t.cwd}/post.log`)).length, 1, "the Read ran");
+  });
+});
+
+Deno.test("PermissionRequest deny with interrupt also ends the turn", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook(decision({
+      behavior: "deny",
+      message: "stop everything",
+      interrupt: true,
+    }))),
+    model: oneCall("Bash", { command: "echo ran > out.txt" }, requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals(response._meta?.hook_stop_reason, "stop everything");
+    assertEquals(requests.length, 1, "the model is not called again");
+    assertEquals(await exists(`${t.cwd}/out.txt`), false);
+  });
+});
+
+Deno.test("llama profile: PermissionRequest never fires; the client is asked", async () => {
+  await withInMemoryAgent({
+    files: project(permissionHook(decision({ behavior: "deny" })), null),
+    model: oneCall("shell", { command: "echo ran > out.txt" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(await readLog(`${t.cwd}/perm.log`), []);
+    assertEquals(t.permissionRequests.length, 1);
+    assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "ran\n");
+  });
+});
+
+Deno.test("initialize advertises the events that fire: the claude profile's three extra ones too", async () => {
+  for (const [profile, extra] of [["claude", true], ["llama", false]] as const) {
+    await withInMemoryAgent({ profile }, async (t) => {
+      const answer = await t.agent.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: {},
+      });
+      const hooks = answer.agentCapabilities?._meta?.["llama-agent/hooks"] as { events: string[] };
+      for (const event of ["PermissionRequest", "SessionEnd", "PostToolBatch"]) {
+        assertEquals(hooks.events.includes(event), extra, `${profile}: ${event}`);
+      }
+    });
+  }
+});

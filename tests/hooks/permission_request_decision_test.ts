@@ -1,0 +1,159 @@
+import { assertEquals } from "../helpers/assert.ts";
+import { combineOutcomes } from "../../src/hooks/decision.ts";
+import type { HandlerResult } from "../../src/hooks/handler_result.ts";
+import { type HookOutcome, interpretResult } from "../../src/hooks/hook_outcome.ts";
+import {
+  answerPermissionRequest,
+  PERMISSION_REQUEST_DENIED,
+} from "../../src/hooks/permission_request_decision.ts";
+import { answered, commandRegistration, exited, failed } from "./registration_fixture.ts";
+
+/** The outcome of PermissionRequest hook number `order` (command `./hook<order>.sh`). */
+function hook(order: number, result: HandlerResult): HookOutcome {
+  const registration = commandRegistration(`./hook${order}.sh`, {
+    event: "PermissionRequest",
+    order,
+  });
+  return interpretResult("PermissionRequest", registration, result);
+}
+
+function answer(...results: HandlerResult[]) {
+  return answerPermissionRequest(results.map((result, order) => hook(order, result)));
+}
+
+function id(order: number): string {
+  return `project:/hooks/PermissionRequest/0/hooks/${order}`;
+}
+
+function decision(fields: Record<string, unknown>): HandlerResult {
+  return answered({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: fields } });
+}
+
+Deno.test("PermissionRequest: no hook, or one that says nothing, leaves the client to be asked", () => {
+  assertEquals(answer(), { kind: "ask" });
+  assertEquals(answer(exited(0), exited(0, { stdout: "looked at it\n" })), { kind: "ask" });
+});
+
+Deno.test("PermissionRequest: a hook that fails (exit 1, timeout, bad output) decides nothing", () => {
+  assertEquals(
+    answer(
+      exited(1, { stderr: "boom" }),
+      failed("timeout", "slow"),
+      decision({ behavior: "maybe" }),
+    ),
+    { kind: "ask" },
+  );
+});
+
+Deno.test("PermissionRequest: behavior allow answers allow, with its updatedInput", () => {
+  assertEquals(answer(decision({ behavior: "allow" })), {
+    kind: "allow",
+    by: [id(0)],
+    updatedInput: null,
+  });
+  assertEquals(answer(decision({ behavior: "allow", updatedInput: { command: "ls" } })), {
+    kind: "allow",
+    by: [id(0)],
+    updatedInput: { by: id(0), input: { command: "ls" } },
+  });
+});
+
+Deno.test("PermissionRequest: behavior deny answers deny with its message and interrupt", () => {
+  assertEquals(answer(decision({ behavior: "deny", message: "not on main", interrupt: true })), {
+    kind: "deny",
+    by: [id(0)],
+    message: "not on main",
+    interrupt: true,
+  });
+  assertEquals(answer(decision({ behavior: "deny" })), {
+    kind: "deny",
+    by: [id(0)],
+    message: PERMISSION_REQUEST_DENIED,
+    interrupt: false,
+  });
+});
+
+Deno.test("PermissionRequest: exit 2 is a deny whose message is the hook's stderr", () => {
+  assertEquals(answer(exited(2, { stderr: "no rm here\n" })), {
+    kind: "deny",
+    by: [id(0)],
+    message: "no rm here",
+    interrupt: false,
+  });
+});
+
+Deno.test("PermissionRequest: the source document's top-level approve and deny are read", () => {
+  assertEquals(answer(answered({ decision: "approve", reason: "Read-only git operation" })), {
+    kind: "allow",
+    by: [id(0)],
+    updatedInput: null,
+  });
+  assertEquals(
+    answer(answered({ decision: "deny", reason: "Destructive root operation blocked" })),
+    {
+      kind: "deny",
+      by: [id(0)],
+      message: "Destructive root operation blocked",
+      interrupt: false,
+    },
+  );
+});
+
+Deno.test("PermissionRequest: deny beats allow, and every deny's message is kept in chain order", () => {
+  assertEquals(
+    answer(
+      decision({ behavior: "allow" }),
+      exited(2, { stderr: "second" }),
+      decision({ behavior: "deny", message: "third" }),
+    ),
+    { kind: "deny", by: [id(1), id(2)], message: "second\nthird", interrupt: false },
+  );
+});
+
+Deno.test("PermissionRequest: of several allows, the last rewrite in chain order wins", () => {
+  assertEquals(
+    answer(
+      decision({ behavior: "allow", updatedInput: { command: "one" } }),
+      decision({ behavior: "allow", updatedInput: { command: "two" } }),
+      decision({ behavior: "allow" }),
+    ),
+    {
+      kind: "allow",
+      by: [id(0), id(1), id(2)],
+      updatedInput: { by: id(1), input: { command: "two" } },
+    },
+  );
+});
+
+Deno.test("PermissionRequest: continue:false beats a deny", () => {
+  assertEquals(
+    answer(
+      decision({ behavior: "deny", message: "no" }),
+      answered({ continue: false, stopReason: "enough" }),
+    ),
+    { kind: "stop", by: id(1), stopReason: "enough" },
+  );
+});
+
+Deno.test("PermissionRequest: a top-level deny outside PermissionRequest is invalid output", () => {
+  const outcome = interpretResult(
+    "PreToolUse",
+    commandRegistration("./hook.sh"),
+    answered({ decision: "deny" }),
+  );
+  assertEquals(outcome.kind, "error");
+});
+
+Deno.test("PermissionRequest: the combined decision agrees (a deny blocks, approve is no ignored say)", () => {
+  const denied = combineOutcomes("PermissionRequest", [
+    hook(0, decision({ behavior: "deny", message: "not here" })),
+  ]);
+  assertEquals(denied.verdict.kind === "block" && denied.verdict.reason, "not here");
+  const approved = combineOutcomes("PermissionRequest", [
+    hook(0, answered({ decision: "approve" })),
+    hook(1, decision({ behavior: "allow", updatedInput: { command: "ls" } })),
+  ]);
+  assertEquals(approved.verdict.kind, "allow");
+  assertEquals(approved.updatedInput, { by: id(1), input: { command: "ls" } });
+  assertEquals(approved.ignored, []);
+});
