@@ -119,10 +119,11 @@ export async function runCommandHandler(
   payload: HookPayload,
   context: HandlerContext,
   options: CommandHandlerOptions = {},
-  plugin?: PluginLocation,
+  pluginAsLoaded?: PluginLocation,
 ): Promise<HandlerResult> {
   const run = options.runCommand ?? runCommand;
   const timeoutMs = handlerTimeoutMs(handler.timeout, context.event);
+  const plugin = pluginAsLoaded === undefined ? undefined : placedIn(pluginAsLoaded, context.cwd);
   if (plugin !== undefined) {
     const started = performance.now();
     try {
@@ -179,4 +180,15 @@ export async function runCommandHandler(
     default:
       return result satisfies never;
   }
+}
+
+/**
+ * The plugin with a relative data directory (no HOME) placed under the hook's working
+ * directory, so the directory made here is the one the hook finds through `CLAUDE_PLUGIN_DATA`
+ * (a relative path would be made under the agent's own cwd, and read under the session's).
+ */
+function placedIn(plugin: PluginLocation, cwd: string): PluginLocation {
+  if (plugin.dataDir.startsWith("/")) return plugin;
+  const relative = plugin.dataDir.replace(/^(\.\/)+/, "");
+  return { ...plugin, dataDir: `${cwd.replace(/\/+$/, "")}/${relative}` };
 }

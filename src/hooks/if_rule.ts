@@ -13,6 +13,7 @@
  * starts an absolute one) and anchored at its root when it has a `/` anywhere, and one without
  * `/` is tested against the file name at any depth.
  */
+import { normalizePath } from "./path_text.ts";
 import { compileGlob, type GlobMatcher } from "../glob_pattern.ts";
 import {
   type CompatProfile,
@@ -195,15 +196,4 @@ function pathMatches(pattern: string, inputPath: string, projectDir: string): bo
     return matchesGlob(projectPattern, relative.slice(relative.lastIndexOf("/") + 1));
   }
   return matchesGlob(projectPattern, relative);
-}
-
-/** An absolute path with `.`, `..` and repeated or trailing `/` resolved. */
-function normalizePath(path: string): string {
-  const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") segments.pop();
-    else segments.push(segment);
-  }
-  return `/${segments.join("/")}`;
 }

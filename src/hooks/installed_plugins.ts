@@ -7,25 +7,22 @@
  */
 import { readConfigFile } from "../config_file.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
+import { isRecord } from "./json_value_at.ts";
 import { pluginDataDir, type PluginLocation } from "./plugin_location.ts";
+import { localSourceRoot } from "./marketplace_source.ts";
 import {
   type FoundMarketplace,
   INSTALLED_PLUGINS_VERSION,
   InstalledPluginsFile,
   installedPluginsPath,
   InstallRecord,
-  isRecord,
   type JsonFileRead,
   KnownMarketplace,
   knownMarketplacesPath,
-  lineAt,
-  MarketplaceEntry,
-  MarketplaceFile,
   marketplaceKind,
   readJsonFile,
   registryFile,
   registryInvalid,
-  resolveInside,
   schemaProblem,
 } from "./plugin_registry_files.ts";
 
@@ -146,7 +143,8 @@ async function pluginRoot(
     });
     return undefined;
   }
-  const root = await localSourceRoot(plugin, name, kind, marketplace.name, lookup);
+  const listing = await lookup.marketplaceFile(kind.file);
+  const root = localSourceRoot(plugin, name, kind, marketplace.name, listing, lookup.report);
   if (root === undefined) return undefined;
   // An entry with a fetched source (`url`, `github`, ...) runs from the cache even here.
   return { name, root: root === "cache" ? record.installPath : root };
@@ -285,93 +283,6 @@ function findMarketplace(
       `Cannot load plugin "${plugin.id}": its marketplace "${name}" is in neither "${file}" nor extraKnownMarketplaces of the settings; add it with Claude Code ("claude plugin marketplace add <source>") or remove the plugin from enabledPlugins in "${plugin.file}"`,
   });
   return undefined;
-}
-
-/** The plugin's dir inside a local marketplace, "cache" for a fetched source, or undefined. */
-async function localSourceRoot(
-  plugin: EnabledPlugin,
-  name: string,
-  { dir, file }: { readonly dir: string; readonly file: string },
-  marketplaceName: string,
-  lookup: Lookup,
-): Promise<string | "cache" | undefined> {
-  const top = registryFile(plugin.id, file, await lookup.marketplaceFile(file), lookup.report);
-  if (top === undefined) return undefined;
-  if (top === "missing") {
-    lookup.report(
-      sourceMissing(
-        plugin,
-        file,
-        "",
-        `"${file}" does not exist, so the local marketplace "${marketplaceName}" is gone or moved; restore it or add it again with Claude Code ("claude plugin marketplace add <dir>")`,
-      ),
-    );
-    return undefined;
-  }
-  const parsed = MarketplaceFile.safeParse(top.value);
-  if (!parsed.success) {
-    const problem = schemaProblem(parsed.error, top.value);
-    lookup.report(
-      registryInvalid(
-        plugin.id,
-        file,
-        top.text,
-        problem.path,
-        `${problem.message}; fix the marketplace`,
-      ),
-    );
-    return undefined;
-  }
-  const index = parsed.data.plugins.findIndex((p) => isRecord(p) && p.name === name);
-  if (index < 0) {
-    lookup.report(
-      sourceMissing(
-        plugin,
-        file,
-        "/plugins",
-        `"${file}" lists no plugin named "${name}"; add it to the marketplace or remove the plugin from enabledPlugins in "${plugin.file}"`,
-      ),
-    );
-    return undefined;
-  }
-  const entry = MarketplaceEntry.safeParse(parsed.data.plugins[index]);
-  if (!entry.success) {
-    const problem = schemaProblem(entry.error, parsed.data.plugins[index]);
-    lookup.report(
-      registryInvalid(
-        plugin.id,
-        file,
-        top.text,
-        ["plugins", index, ...problem.path],
-        `plugin "${name}": ${problem.message}; fix its entry in the marketplace`,
-      ),
-    );
-    return undefined;
-  }
-  if (typeof entry.data.source !== "string") return "cache";
-  const root = resolveInside(dir, entry.data.source);
-  if (root !== undefined) return root;
-  const path = ["plugins", index, "source"];
-  lookup.report({
-    code: "PLUGIN_SOURCE_OUTSIDE_MARKETPLACE",
-    severity: "error",
-    file,
-    pointer: jsonPointer(path),
-    ...lineAt(top.text, path),
-    message:
-      `Cannot load plugin "${plugin.id}" from "${file}": its source "${entry.data.source}" leads outside the marketplace directory "${dir}", and llama-agent reads a local marketplace's plugins only from inside it; move the plugin under the marketplace or give it a "url" or "github" source`,
-  });
-  return undefined;
-}
-
-function sourceMissing(
-  plugin: EnabledPlugin,
-  file: string,
-  pointer: string,
-  why: string,
-): Diagnostic {
-  const message = `Cannot load plugin "${plugin.id}": ${why}`;
-  return { code: "PLUGIN_SOURCE_MISSING", severity: "error", file, pointer, message };
 }
 
 function notInstalled(plugin: EnabledPlugin, why: string, scopeFlag = ""): Diagnostic {

@@ -73,7 +73,9 @@ export async function readPluginDir(
   } catch (error) {
     const detail = error instanceof Deno.errors.NotFound
       ? `it has no ".claude-plugin/plugin.json", which marks a plugin directory and names it`
-      : `cannot read ".claude-plugin/plugin.json": ${errorMessage(error)}`;
+      : `cannot read ".claude-plugin/plugin.json": ${
+        errorMessage(error)
+      }; make it a regular JSON file`;
     return refuse("SETTINGS_UNREADABLE", "", detail);
   }
   let value: unknown;
@@ -141,7 +143,8 @@ export async function readPluginHooks(
       severity: "error",
       file: hooksFile,
       pointer: "",
-      message: `Cannot read the hooks of plugin "${location.id}": ${errorMessage(error)}`,
+      message: `Cannot read the hooks of plugin "${location.id}": ${errorMessage(error)}; ` +
+        `make "hooks/hooks.json" a regular JSON file, or remove the plugin`,
     });
     return done("unreadable");
   }

@@ -9,6 +9,8 @@ import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { z } from "zod";
 import { errorMessage } from "../error.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
+import { valueAt } from "./json_value_at.ts";
+import { isAbsolutePath, normalizePath } from "./path_text.ts";
 
 /** The `version` of `installed_plugins.json` that Claude Code 2.1 writes, the only one read. */
 export const INSTALLED_PLUGINS_VERSION = 2;
@@ -92,22 +94,8 @@ export function schemaProblem(
   return { path, message: issue.message };
 }
 
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (Array.isArray(current) && typeof segment === "number") current = current[segment];
-    else if (isRecord(current) && typeof segment === "string") current = current[segment];
-    else return undefined;
-  }
-  return current;
-}
-
 function article(word: string): string {
   return /^[aeiou]/.test(word) ? "an" : "a";
-}
-
-export function isAbsolutePath(path: string): boolean {
-  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path);
 }
 
 /** What reading one of these files gave: never a throw. */
@@ -211,17 +199,6 @@ export function resolveInside(dir: string, path: string): string | undefined {
   return full === base || full.startsWith(base === "/" ? "/" : `${base}/`) ? full : undefined;
 }
 
-// Plain string work: `node:path` would pull in `@types/node`, which this project lacks.
-function normalizePath(path: string): string {
-  const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") segments.pop();
-    else segments.push(segment);
-  }
-  return `/${segments.join("/")}`;
-}
-
 /**
  * The parsed file, "missing", or undefined after reporting, for the plugin that needed it, that
  * it cannot be read or parsed.
@@ -282,8 +259,4 @@ export function registryInvalid(
 export function lineAt(text: string, path: readonly (string | number)[]): { line?: number } {
   const line = lineOf(text, path);
   return line === undefined ? {} : { line };
-}
-
-export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

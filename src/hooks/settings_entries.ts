@@ -22,6 +22,7 @@ import {
   PromptHandlerConfig,
 } from "./handler_config.ts";
 import { type IfRule, parseIfRule } from "./if_rule.ts";
+import { isRecord, valueAt } from "./json_value_at.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import type { PluginLocation } from "./plugin_location.ts";
 import type { SettingsScope, SourceLocation } from "./registration.ts";
@@ -286,22 +287,8 @@ function issueMessage(
   return issue.message;
 }
 
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (Array.isArray(current) && typeof segment === "number") current = current[segment];
-    else if (isRecord(current) && typeof segment === "string") current = current[segment];
-    else return undefined;
-  }
-  return current;
-}
-
 function location(origin: HookOrigin, settings: SettingsFile, pointer: string): SourceLocation {
   const line = settings.positionOf(pointer).line;
   if (typeof origin === "string") return { scope: origin, file: settings.path, pointer, line };
   return { scope: "plugin", plugin: origin, file: settings.path, pointer, line };
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,7 +8,7 @@ import { cachedPluginDataDirs, runCommandHandler } from "../../src/hooks/command
 import { type CommandRunner, runCommand } from "../../src/hooks/command_runner.ts";
 import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";
-import type { PluginLocation } from "../../src/hooks/plugin_location.ts";
+import { pluginDataDir, type PluginLocation } from "../../src/hooks/plugin_location.ts";
 import { selectRegistrations } from "../../src/hooks/registry.ts";
 import { loadSessionHooks } from "../../src/hooks/session_hooks.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
@@ -30,7 +30,8 @@ interface Fired {
 
 /**
  * Loads the hooks of `cwd` (claude profile, `pluginDirs`) and fires PreToolUse for Bash with
- * real processes; `spawned` is each command line in the order it was handed to the runner.
+ * real processes; `spawned` is each command line, prefixed by whose hook it is (`settings:` or
+ * `plugin:`), in the order it was handed to the runner.
  */
 async function firePreToolUse(
   cwd: string,
@@ -46,7 +47,10 @@ async function firePreToolUse(
   const spawned: string[] = [];
   const recording: CommandRunner = (options) => {
     const line = options.commandLine;
-    spawned.push(line.kind === "shell" ? line.command : [line.command, ...line.args].join(" "));
+    const command = line.kind === "shell" ? line.command : [line.command, ...line.args].join(" ");
+    spawned.push(
+      `${options.env.CLAUDE_PLUGIN_ROOT === undefined ? "settings" : "plugin"}: ${command}`,
+    );
     return runCommand(options);
   };
   const { matched } = selectRegistrations(hooks.registry, "PreToolUse", "Bash");
@@ -146,7 +150,7 @@ Deno.test("an exec-form plugin hook has ${CLAUDE_PLUGIN_ROOT}, $CLAUDE_PLUGIN_RO
     const { firing, spawned } = await firePreToolUse(cwd, home, [plugin]);
     assertEquals(firing.runs.map((r) => r.result?.kind), ["exited"]);
     const data = `${home}/.claude/plugins/data/plug-inline`;
-    assertEquals(spawned, [`${plugin}/hooks/env.sh ${cwd}/out.txt exec:${plugin}:${data}`]);
+    assertEquals(spawned, [`plugin: ${plugin}/hooks/env.sh ${cwd}/out.txt exec:${plugin}:${data}`]);
     assertEquals(await lines(out), [`exec:${plugin}:${data} ROOT=${plugin} DATA=${data}`]);
   });
 });
@@ -181,7 +185,7 @@ Deno.test("a command in both settings and a plugin runs twice, the settings hook
         "project:/hooks/PreToolUse/0/hooks/0",
         "plugin:plug@inline:/hooks/PreToolUse/0/hooks/0",
       ]);
-      assertEquals(spawned, [record, record]);
+      assertEquals(spawned, [`settings: ${record}`, `plugin: ${record}`]);
       assertEquals((await lines(out)).toSorted(), ["", plugin]);
     },
   );
@@ -230,4 +234,44 @@ Deno.test("a runner makes each plugin data directory once, and tries again after
   await prepare("/d/a");
   await prepare("/d/b");
   assertEquals(made, ["/d/a", "/d/a", "/d/b"]);
+});
+
+Deno.test("without HOME a plugin's data directory is made under the session cwd, where its hook looks for it", async () => {
+  const made: string[] = [];
+  const seen: (string | undefined)[] = [];
+  const plugin: PluginLocation = {
+    id: "plug@inline",
+    name: "plug",
+    root: "/plugins/plug",
+    dataDir: pluginDataDir(undefined, "plug@inline"),
+    origin: "plugin_dir",
+  };
+  const result = await runCommandHandler(
+    { type: "command", command: "true" },
+    {},
+    { event: "PreToolUse", cwd: "/session/project", sessionId: "s" },
+    {
+      baseEnv: { PATH },
+      preparePluginData: (dir) => {
+        made.push(dir);
+        return Promise.resolve();
+      },
+      runCommand: (options) => {
+        seen.push(options.env.CLAUDE_PLUGIN_DATA);
+        const empty = { text: "", discardedBytes: 0 };
+        return Promise.resolve({
+          kind: "exited",
+          exitCode: 0,
+          signal: null,
+          stdout: empty,
+          stderr: empty,
+          durationMs: 0,
+        });
+      },
+    },
+    plugin,
+  );
+  assertEquals(result.kind, "exited");
+  const expected = "/session/project/.claude/plugins/data/plug-inline";
+  assertEquals([made, seen], [[expected], [expected]]);
 });

@@ -8,6 +8,7 @@ import { loadSessionHooks, type SessionHooksOptions } from "../../src/hooks/sess
 import type { PluginLocation } from "../../src/hooks/plugin_location.ts";
 import { selectRegistrations } from "../../src/hooks/registry.ts";
 import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
+import { readConfigFile } from "../../src/config_file.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
@@ -234,6 +235,30 @@ Deno.test("a hooks.json that is not JSON is a diagnostic of its plugin", async (
   });
 });
 
+Deno.test("a FIFO as hooks.json or plugin.json is refused without waiting for a writer, saying what to do", async () => {
+  await withPlace({}, async (place) => {
+    const fifoHooks = await writePlugin(`${place.root}/a`, "a", {});
+    const fifoManifest = `${place.root}/b`;
+    await Deno.mkdir(`${fifoHooks}/hooks`);
+    await Deno.mkdir(`${fifoManifest}/.claude-plugin`, { recursive: true });
+    for (
+      const path of [`${fifoHooks}/hooks/hooks.json`, `${fifoManifest}/.claude-plugin/plugin.json`]
+    ) {
+      const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+      assert(made.success, `mkfifo ${path}`);
+    }
+    const { loaded } = await load(place, { pluginDirs: [fifoHooks, fifoManifest] });
+    assertEquals(loaded.diagnostics.map((d) => [d.code, d.file]), [
+      ["SETTINGS_UNREADABLE", `${fifoManifest}/.claude-plugin/plugin.json`],
+      ["SETTINGS_UNREADABLE", `${fifoHooks}/hooks/hooks.json`],
+    ]);
+    const [manifest, hooks] = loaded.diagnostics.map((d) => d.message);
+    assertStringIncludes(manifest!, "a FIFO, not a regular file; make it a regular JSON file");
+    assertStringIncludes(hooks!, 'plugin "a@inline": it is a FIFO, not a regular file; make');
+    assertEquals(loaded.plugins.map((p) => p.status), ["unreadable"]);
+  });
+});
+
 Deno.test("the same plugin given twice loads once, and the second says which one it repeats", async () => {
   await withPlace({}, async (place) => {
     const one = await writePlugin(`${place.root}/one`, "twin", { hooksJson: GUARD_HOOKS });
@@ -361,3 +386,53 @@ Deno.test("a disabled installed plugin is not read at all", async () => {
     assertEquals([loaded.plugins, loaded.diagnostics], [[], []]);
   });
 });
+
+Deno.test("the llama profile opens no plugin file: only the three settings files are read", async () => {
+  await withPlace({}, async (place) => {
+    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
+      enabled: true,
+      source: "directory",
+    });
+    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    const dir = await writePlugin(`${place.root}/inline`, "inline", { hooksJson: GUARD_HOOKS });
+    const read: string[] = [];
+    const spy = (path: string) => {
+      read.push(path);
+      return readConfigFile(path);
+    };
+    const { loaded } = await load(place, {
+      profile: compatProfile("llama"),
+      pluginDirs: [dir],
+      readTextFile: spy,
+    });
+    assertEquals(loaded.enabledPlugins.map((p) => p.id), ["t2plug@t2market"]);
+    assertEquals(read, [
+      `${place.home}/.claude/settings.json`,
+      `${place.cwd}/.claude/settings.json`,
+      `${place.cwd}/.claude/settings.local.json`,
+    ]);
+  });
+});
+
+Deno.test("loading plugin hooks creates no data directory: only a hook that runs makes one", async () => {
+  await withPlace({}, async (place) => {
+    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
+      enabled: true,
+      source: "directory",
+    });
+    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    const dir = await writePlugin(`${place.root}/inline`, "inline", { hooksJson: GUARD_HOOKS });
+    const { loaded } = await load(place, { pluginDirs: [dir] });
+    assertEquals(loaded.plugins.map((p) => p.status), ["loaded", "loaded"]);
+    const data = loaded.plugins.map((p) => p.location.dataDir);
+    assertEquals(data, [
+      `${place.home}/.claude/plugins/data/inline-inline`,
+      `${place.home}/.claude/plugins/data/t2plug-t2market`,
+    ]);
+    assertEquals(await exists(`${place.home}/.claude/plugins/data`), false);
+  });
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
