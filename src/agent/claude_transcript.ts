@@ -67,6 +67,11 @@ export class ClaudeTranscript {
   readonly #toolUses = new Map<string, string>();
   /** The prompt of the turn in flight as the user typed it, for `last-prompt`. */
   #typedPrompt: string | undefined;
+  /**
+   * What the UserPromptSubmit hooks did: written after the prompt they answer, as Claude Code
+   * orders them, and dropped with a prompt they refused (it never reached the model).
+   */
+  #heldForPrompt: ((link: ChainLink) => ClaudeRecord)[] = [];
   #closed = false;
 
   /** Writes nothing until `open`: hooks can be wired to it before the file exists. */
@@ -95,15 +100,19 @@ export class ClaudeTranscript {
     }
   }
 
-  /** The prompt as the model received it (`content`) and as the user typed it (`typed`). */
+  /**
+   * The prompt as the user typed it, once its UserPromptSubmit hooks let it through. What they
+   * added follows it as their attachments, not inside it: Claude Code's prompt record holds the
+   * typed text only, so a hook reading the last prompt finds it without our system reminders.
+   */
   prompt(prompt: {
     readonly promptId: string;
-    readonly content: string;
-    readonly typed: string;
+    readonly text: string;
     readonly permissionMode: string;
   }): void {
-    this.#typedPrompt = prompt.typed;
+    this.#typedPrompt = prompt.text;
     this.#chain((link) => promptRecord(link, this.#tail, prompt));
+    for (const build of this.#heldForPrompt.splice(0)) this.#chain(build);
   }
 
   /** Hook text the model read as the next user message (a Stop hook's feedback). */
@@ -171,21 +180,30 @@ export class ClaudeTranscript {
    * `stop_hook_summary` for a Stop firing. `toolUseId`: the call's, on tool events.
    */
   recordFiring(firing: HookFiring, toolUseId: string | undefined): void {
-    if (firing.runs.length === 0) return;
+    const records = this.#firingRecords(firing, toolUseId);
+    if (firing.event === "UserPromptSubmit") this.#heldForPrompt.push(...records);
+    else for (const build of records) this.#chain(build);
+  }
+
+  #firingRecords(
+    firing: HookFiring,
+    toolUseId: string | undefined,
+  ): ((link: ChainLink) => ClaudeRecord)[] {
+    if (firing.runs.length === 0) return [];
     // Claude Code gives the hooks of a firing without a tool call one id of their own.
     const id = toolUseId ?? this.#newUuid();
     if (firing.event === "Stop") {
-      this.#chain((link) => stopHookSummaryRecord(link, this.#tail, stopSummary(firing, id)));
-      return;
+      return [(link) => stopHookSummaryRecord(link, this.#tail, stopSummary(firing, id))];
     }
     const hookName = hookLabel(firing.event, firing.matcherValue);
+    const records: ((link: ChainLink) => ClaudeRecord)[] = [];
     for (const run of firing.runs) {
       const success = hookSuccess(run, firing, hookName, id);
       if (success === undefined) continue;
-      this.#chain((link) => hookSuccessRecord(link, this.#tail, success.hook, success.rendered));
+      records.push((link) => hookSuccessRecord(link, this.#tail, success.hook, success.rendered));
     }
     const contexts = firing.decision.contexts.map((said) => said.text);
-    if (contexts.length === 0) return;
+    if (contexts.length === 0) return records;
     // As the seams word it for the model: tool events name the tool, the others nothing.
     const rendered = systemReminder(
       additionalContextMessage(
@@ -195,7 +213,8 @@ export class ClaudeTranscript {
       ),
     );
     const context = { content: contexts, hookName, toolUseID: id, hookEvent: firing.event };
-    this.#chain((link) => hookContextRecord(link, this.#tail, context, rendered));
+    records.push((link) => hookContextRecord(link, this.#tail, context, rendered));
+    return records;
   }
 
   /** The end of a turn: `last-prompt` names the turn's prompt and the chain's leaf. */
@@ -203,6 +222,7 @@ export class ClaudeTranscript {
     const typed = this.#typedPrompt;
     this.#typedPrompt = undefined;
     this.#reply = undefined;
+    this.#heldForPrompt = [];
     if (typed === undefined) return;
     this.#sink?.append(lastPromptRecord(typed, this.#leaf, this.#tail.sessionId));
   }

@@ -38,18 +38,18 @@ function tailOf(tail: RecordTail) {
   } as const;
 }
 
-/** The prompt the model received: `message.content` is a plain string. */
+/** The prompt as the user typed it: `message.content` is a plain string. */
 export function promptRecord(
   link: ChainLink,
   tail: RecordTail,
-  prompt: { readonly promptId: string; readonly content: string; readonly permissionMode: string },
+  prompt: { readonly promptId: string; readonly text: string; readonly permissionMode: string },
 ) {
   return {
     parentUuid: link.parentUuid,
     isSidechain: false,
     promptId: prompt.promptId,
     type: "user",
-    message: { role: "user", content: prompt.content },
+    message: { role: "user", content: prompt.text },
     uuid: link.uuid,
     timestamp: link.timestamp,
     permissionMode: prompt.permissionMode,
@@ -245,10 +245,10 @@ export function hookSuccessRecord(
   hook: HookSuccess,
   rendered: string | null,
 ) {
-  return {
-    parentUuid: link.parentUuid,
-    isSidechain: false,
-    attachment: {
+  return attachmentRecord(
+    link,
+    tail,
+    {
       type: "hook_success",
       hookName: hook.hookName,
       toolUseID: hook.toolUseID,
@@ -259,13 +259,9 @@ export function hookSuccessRecord(
       exitCode: hook.exitCode,
       command: hook.command,
       durationMs: hook.durationMs,
-    },
-    type: "attachment",
-    uuid: link.uuid,
-    timestamp: link.timestamp,
-    ...renderedFields(rendered),
-    ...tailOf(tail),
-  } as const;
+    } as const,
+    rendered,
+  );
 }
 
 /** The `additionalContext` of one firing's hooks, in chain order. */
@@ -282,28 +278,39 @@ export function hookContextRecord(
   context: HookContext,
   rendered: string,
 ) {
-  return {
-    parentUuid: link.parentUuid,
-    isSidechain: false,
-    attachment: {
+  return attachmentRecord(
+    link,
+    tail,
+    {
       type: "hook_additional_context",
       content: [...context.content],
       hookName: context.hookName,
       toolUseID: context.toolUseID,
       hookEvent: context.hookEvent,
-    },
+    } as const,
+    rendered,
+  );
+}
+
+/** `rendered` is what the model was given for the attachment, when it was given something. */
+function attachmentRecord<A extends { readonly type: string }>(
+  link: ChainLink,
+  tail: RecordTail,
+  attachment: A,
+  rendered: string | null,
+) {
+  return {
+    parentUuid: link.parentUuid,
+    isSidechain: false,
+    attachment,
     type: "attachment",
     uuid: link.uuid,
     timestamp: link.timestamp,
-    ...renderedFields(rendered),
+    ...(rendered === null
+      ? {}
+      : { rendered: [{ content: rendered }], renderedRole: "system" } as const),
     ...tailOf(tail),
   } as const;
-}
-
-function renderedFields(rendered: string | null) {
-  return rendered === null
-    ? {}
-    : { rendered: [{ content: rendered }], renderedRole: "system" } as const;
 }
 
 /** What the Stop hooks of one firing did. */

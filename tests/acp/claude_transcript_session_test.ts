@@ -178,6 +178,52 @@ Deno.test("claude profile: a session loaded again appends to the same transcript
   });
 });
 
+/** Copies the transcript as it stands, then adds context to the prompt. */
+const PROMPT_CONTEXT = `#!/bin/sh
+input=$(cat)
+cp "$(printf '%s' "$input" | jq -r .transcript_path)" "$CLAUDE_PROJECT_DIR/ups_copy.jsonl"
+printf '%s' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ON BRANCH main"}}'
+`;
+
+Deno.test("claude profile: a UserPromptSubmit hook finds the turns before its prompt, and its context follows the typed prompt", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project({ UserPromptSubmit: [hook('"$CLAUDE_PROJECT_DIR"/.claude/hooks/ctx.sh')] }, {
+      "ctx.sh": PROMPT_CONTEXT,
+    }),
+    model: steppedModel([reply("one"), reply("two")]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("first") });
+    assertEquals(await Deno.readTextFile(`${t.cwd}/ups_copy.jsonl`), "");
+    await t.agent.request("session/prompt", { sessionId, prompt: text("second") });
+    const before = await records(`${t.cwd}/ups_copy.jsonl`);
+    // The first prompt, the hook's own record (its JSON stdout) and its context, the reply.
+    assertEquals(before.map((r) => (r.attachment as { type?: string })?.type ?? r.type), [
+      "user",
+      "hook_success",
+      "hook_additional_context",
+      "assistant",
+      "last-prompt",
+    ]);
+    await t.agent.request("session/close", { sessionId });
+    const all = await records(claudeTranscriptPathFor(t.home, t.cwd, sessionId));
+    const [prompt, , context] = all.slice(before.length) as {
+      message?: unknown;
+      attachment?: Record<string, unknown>;
+    }[];
+    assertEquals(prompt!.message, { role: "user", content: "second" });
+    assertEquals(context!.attachment, {
+      type: "hook_additional_context",
+      content: ["ON BRANCH main"],
+      hookName: "UserPromptSubmit",
+      toolUseID: context!.attachment!.toolUseID,
+      hookEvent: "UserPromptSubmit",
+    });
+    assertOneChain(all);
+  });
+});
+
 Deno.test("llama profile: transcript_path is still raw.jsonl, and no Claude-format transcript is written", async () => {
   await withInMemoryAgent({
     files: project({ PreToolUse: [hook('"$CLAUDE_PROJECT_DIR"/.claude/hooks/copy.sh')] }, {

@@ -5,10 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { ClaudeTranscript } from "../../src/agent/claude_transcript.ts";
-import {
-  claudeProjectSlug,
-  claudeTranscriptPathFor,
-} from "../../src/agent/claude_transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
 import { errorToolUseResult, toolResultBlock } from "../../src/agent/claude_transcript_records.ts";
 import type { FiredEventName } from "../../src/hooks/event_table.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
@@ -45,23 +42,13 @@ async function lines(path: string): Promise<string[]> {
   return (await Deno.readTextFile(path)).trimEnd().split("\n");
 }
 
-Deno.test("the project directory is the cwd with each / made -, under ~/.claude/projects", () => {
-  assertEquals(claudeProjectSlug("/tmp/x/proj"), "-tmp-x-proj");
-  assertEquals(claudeProjectSlug("/home/me/my app.v2"), "-home-me-my-app-v2");
-  assertEquals(
-    claudeTranscriptPathFor("/home/me", "/tmp/x/proj", "abc"),
-    "/home/me/.claude/projects/-tmp-x-proj/abc.jsonl",
-  );
-});
-
 Deno.test("a turn with tool calls is written as Claude Code writes it: each record's keys in order, one chain", async () => {
   await withTempDir({}, async (dir) => {
     const path = `${dir}/t.jsonl`;
     const t = await openTranscript(path);
     t.prompt({
       promptId: "p-1",
-      content: "read a.txt",
-      typed: "read a.txt",
+      text: "read a.txt",
       permissionMode: "default",
     });
     const tokens = { prompt: 120, evaluated: 100, generated: 7 };
@@ -214,11 +201,11 @@ Deno.test("a transcript opened again goes on from its last chained record, not f
   await withTempDir({}, async (dir) => {
     const path = `${dir}/t.jsonl`;
     const first = await openTranscript(path);
-    first.prompt({ promptId: "p-1", content: "one", typed: "one", permissionMode: "default" });
+    first.prompt({ promptId: "p-1", text: "one", permissionMode: "default" });
     first.endTurn();
     await first.close();
     const second = await openTranscript(path, [], 10);
-    second.prompt({ promptId: "p-2", content: "two", typed: "two", permissionMode: "default" });
+    second.prompt({ promptId: "p-2", text: "two", permissionMode: "default" });
     await second.close();
     const records = (await lines(path)).map((l) => JSON.parse(l));
     assertEquals(records.map((r) => [r.type, r.uuid, r.parentUuid]), [
@@ -244,7 +231,7 @@ Deno.test("a transcript that cannot be opened is logged once and records are dro
   await withTempDir({ "file.txt": "a regular file" }, async (dir) => {
     const logs: string[] = [];
     const t = await openTranscript(`${dir}/file.txt/projects/t.jsonl`, logs);
-    t.prompt({ promptId: "p", content: "hi", typed: "hi", permissionMode: "default" });
+    t.prompt({ promptId: "p", text: "hi", permissionMode: "default" });
     t.endTurn();
     await t.flush();
     await t.close();
@@ -386,4 +373,31 @@ Deno.test("a Stop firing is one stop_hook_summary: its hooks, their block reason
     }),
   ]);
   assert(!written[0]!.includes("hook_success"), "no hook_success beside the summary");
+});
+
+Deno.test("a UserPromptSubmit hook's records follow the prompt, which holds only what was typed", async () => {
+  const written = await recorded(async (t) => {
+    t.recordFiring(
+      await firing("UserPromptSubmit", null, [exited(0, { stdout: "CTX\n" })]),
+      undefined,
+    );
+    t.prompt({ promptId: "p", text: "hi", permissionMode: "default" });
+  });
+  const [prompt, hook] = written.map((line) => JSON.parse(line));
+  assertEquals(written.length, 2);
+  assertEquals(prompt.message, { role: "user", content: "hi" });
+  assertEquals(hook.attachment.type, "hook_success");
+  assertEquals(hook.parentUuid, prompt.uuid);
+});
+
+Deno.test("the hooks' records of a refused prompt are not written, nor carried to the next prompt", async () => {
+  const written = await recorded(async (t) => {
+    t.recordFiring(
+      await firing("UserPromptSubmit", null, [exited(0, { stdout: "REFUSED\n" })]),
+      undefined,
+    );
+    t.endTurn();
+    t.prompt({ promptId: "p-2", text: "next", permissionMode: "default" });
+  });
+  assertEquals(written.map((line) => JSON.parse(line).type), ["user"]);
 });
