@@ -84,8 +84,7 @@ export async function runPromptTurn(
     session.record({ type: "prompt", prompt: [...prompt], text: forModel + text });
     session.claudeTranscript?.prompt({
       promptId: turn.hookContext.promptId,
-      content: forModel + text,
-      typed: text,
+      text,
       permissionMode: hookPermissionMode(session.mode),
     });
     session.conversation.push({ role: "user", text: forModel + text });

@@ -23,6 +23,11 @@ const MAX_RAISED_BUDGET_MS = 60_000;
  * the hook runner's kill grace, with room to spare. The orphan guard ends what is left.
  */
 const KILL_SLACK_MS = 2_000;
+/**
+ * The longest budget a timer can hold with the slack on top (a larger delay overflows and fires
+ * at once, killing every hook): a larger environment value means "wait long", so it is this.
+ */
+const MAX_BUDGET_MS = 2 ** 31 - 1 - KILL_SLACK_MS;
 
 export interface SessionEndBudget {
   readonly ms: number;
@@ -42,7 +47,7 @@ export function sessionEndBudget(
   const fromEnv = envValue !== undefined && /^\s*[1-9][0-9]*\s*$/.test(envValue)
     ? Number(envValue)
     : undefined;
-  if (fromEnv !== undefined) return { ms: fromEnv, fromEnv: true };
+  if (fromEnv !== undefined) return { ms: Math.min(fromEnv, MAX_BUDGET_MS), fromEnv: true };
   const longest = Math.max(0, ...hookTimeoutsSec.map((sec) => (sec ?? 0) * 1000));
   return {
     ms: Math.max(DEFAULT_BUDGET_MS, Math.min(longest, MAX_RAISED_BUDGET_MS)),

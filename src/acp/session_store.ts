@@ -3,9 +3,7 @@
  * cwd, fresh transcript) or a persisted one brought back from its transcript (load and resume).
  */
 import { createToolKit } from "../agent/tool_kits.ts";
-import type { AgentContext, McpServer, SessionUpdate } from "@agentclientprotocol/sdk";
-import { isAbsolute } from "node:path";
-import { allowedRoots, confinePath } from "../agent/allowed_roots.ts";
+import type { AgentContext } from "@agentclientprotocol/sdk";
 import {
   DEFAULT_MCP_CALL_TIMEOUT_MS,
   DEFAULT_MCP_KILL_GRACE_MS,
@@ -17,46 +15,29 @@ import {
   conversationFromTranscript,
   readTranscript,
   replayUpdates,
-  type SkippedLine,
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { ClaudeTranscript } from "../agent/claude_transcript.ts";
-import { claudeTranscriptPathFor } from "../agent/claude_transcript_path.ts";
-import {
-  type RestoredSettings,
-  type SessionSettings,
-  settingsFromTranscript,
-} from "../agent/transcript_settings.ts";
-import { TranscriptBusy, TranscriptWriter } from "../agent/transcript_writer.ts";
-import type { TranscriptRecord } from "../agent/transcript_record.ts";
+import { claudeTranscriptHome, claudeTranscriptPathFor } from "../agent/claude_transcript_path.ts";
+import { type SessionSettings, settingsFromTranscript } from "../agent/transcript_settings.ts";
+import { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { AgentConfig } from "./agent_config.ts";
-import {
-  hookPermissionMode,
-  isPermissionModeId,
-  type PermissionModeId,
-} from "../agent/permission_policy.ts";
+import { hookPermissionMode, type PermissionModeId } from "../agent/permission_policy.ts";
 import { createSessionHookFirer, type SessionHookFirer } from "./session_hook_firer.ts";
 import { AgentSession } from "./agent_session.ts";
 import { endSession } from "./session_end_hooks.ts";
+import {
+  highestToolCallNumber,
+  reopenTranscript,
+  reportModeNotRestored,
+  reportSkipped,
+  type RestoredSession,
+} from "./restored_session.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
+import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 
-export interface SessionPlace {
-  readonly cwd: string;
-  readonly additionalDirectories?: readonly string[] | null;
-  /** Connected when the session is created or brought back (not when it is live already). */
-  readonly mcpServers?: readonly McpServer[] | null;
-}
-
-/** A persisted session brought back: what a load replays, and what the user must be told. */
-export interface RestoredSession {
-  readonly session: AgentSession;
-  readonly replay: readonly SessionUpdate[];
-  /**
-   * About the restore itself (lines skipped, a mode not restored as recorded): not part of the
-   * session's history.
-   */
-  readonly transcriptNotices: readonly string[];
-}
+export type { RestoredSession } from "./restored_session.ts";
+export type { SessionPlace } from "./session_place.ts";
 
 export class SessionStore {
   readonly #sessions = new Map<string, AgentSession>();
@@ -76,7 +57,7 @@ export class SessionStore {
   }
 
   async #create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
-    const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
+    const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     // Hooks first: nothing below can fail and leave the open transcript behind.
     const claudeTranscript = this.#claudeTranscript(id, cwd);
@@ -146,8 +127,16 @@ export class SessionStore {
    */
   #claudeTranscript(id: string, cwd: string): ClaudeTranscript | undefined {
     if (this.config.profile.transcript !== "claude") return undefined;
+    const home = claudeTranscriptHome(this.config.home);
+    if (home === undefined) {
+      this.config.log(
+        `No Claude-format transcript for session ${id}: HOME is unset or not an absolute path, ` +
+          "so hooks get raw.jsonl as transcript_path; set HOME to have it written where Claude Code writes it",
+      );
+      return undefined;
+    }
     return new ClaudeTranscript({
-      path: claudeTranscriptPathFor(this.config.home, cwd, id),
+      path: claudeTranscriptPathFor(home, cwd, id),
       cwd,
       sessionId: id,
       version: this.config.version,
@@ -208,16 +197,16 @@ export class SessionStore {
     // A call the agent never finished (it was killed mid-call) ends as failed, for both.
     const records = closeInterruptedToolCalls(read.transcript.records);
     const replay = replayUpdates(records);
-    const transcriptNotices = this.#reportSkipped(path, read.transcript.skipped);
+    const transcriptNotices = reportSkipped(path, read.transcript.skipped, this.config.log);
     if (live?.turnRunning) {
       throw invalidParams(
         `session "${sessionId}" is running a prompt: cancel it before loading it again`,
       );
     }
     if (live) return { session: live, replay, transcriptNotices };
-    const { cwd, additionalDirectories, roots } = await this.#checkPlace(place);
+    const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     const restored = settingsFromTranscript(records, this.#defaultSettings());
-    const modeNotices = this.#reportModeNotRestored(sessionId, restored);
+    const modeNotices = reportModeNotRestored(sessionId, restored, this.config.log);
     const claudeTranscript = this.#claudeTranscript(sessionId, cwd);
     const hooks = await this.#openHooks(
       sessionId,
@@ -226,7 +215,7 @@ export class SessionStore {
       () => session.mode,
       claudeTranscript,
     );
-    const transcript = await this.#reopenTranscript(sessionId, path);
+    const transcript = await reopenTranscript(sessionId, path, this.config.log);
     await claudeTranscript?.open();
     const session: AgentSession = new AgentSession({
       id: sessionId,
@@ -249,53 +238,6 @@ export class SessionStore {
     session.recordSettings();
     await this.#keep(session);
     return { session, replay, transcriptNotices: [...transcriptNotices, ...modeNotices] };
-  }
-
-  /**
-   * Logs a recorded mode that was not restored, and returns what the user is told: a mode this
-   * version does not know, or one looser than this process's own.
-   */
-  #reportModeNotRestored(sessionId: string, restored: RestoredSettings): string[] {
-    if (!restored.recorded || restored.recordedMode === restored.settings.mode) return [];
-    const { recordedMode, settings: { mode } } = restored;
-    if (!isPermissionModeId(recordedMode)) {
-      this.config.log(
-        `Session "${sessionId}" was in mode "${recordedMode}", which this version does not know: ` +
-          `it is restored in "${mode}"`,
-      );
-      return [];
-    }
-    const message = `This session was saved in mode "${recordedMode}", but this agent was ` +
-      `started in the stricter "${mode}" (--permission-policy): the session goes on in ` +
-      `"${mode}"; change the mode in your client to choose another`;
-    this.config.log(`Session "${sessionId}": ${message}`);
-    return [message];
-  }
-
-  /** The transcript of a session brought back, unless another agent process is writing it. */
-  async #reopenTranscript(sessionId: string, path: string): Promise<TranscriptWriter> {
-    try {
-      return await TranscriptWriter.open(path, this.config.log);
-    } catch (error) {
-      if (!(error instanceof TranscriptBusy)) throw error;
-      throw invalidParams(
-        `session "${sessionId}" is open in another agent process (its transcript "${path}" is ` +
-          "being written): close it there, or end that agent, before loading it here",
-      );
-    }
-  }
-
-  /** Logs each line a transcript read skipped; the user gets one notice for them all. */
-  #reportSkipped(path: string, skipped: readonly SkippedLine[]): string[] {
-    if (skipped.length === 0) return [];
-    for (const { line, reason } of skipped) {
-      this.config.log(`Skipped line ${line} of the transcript "${path}": ${reason}`);
-    }
-    const lines = skipped.length === 1 ? "1 line" : `${skipped.length} lines`;
-    return [
-      `The transcript "${path}" has ${lines} that hold no readable record: skipped, and the ` +
-      "rest of the session loaded without them. The agent's log (stderr) names them",
-    ];
   }
 
   /** True the first time for an id: SessionStart fires once per session id per process. */
@@ -367,51 +309,4 @@ export class SessionStore {
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) throw sessionNotFound(sessionId);
     return transcriptPathFor(sessionId, this.config.env);
   }
-
-  /** The cwd must be absolute, exist, and lie inside the allowed roots (acp.md `session/new`). */
-  async #checkPlace(
-    place: SessionPlace,
-  ): Promise<{ cwd: string; additionalDirectories: string[]; roots: readonly string[] }> {
-    if (!isAbsolute(place.cwd)) {
-      throw invalidParams(`"cwd" must be an absolute path, got "${place.cwd}"`);
-    }
-    const additionalDirectories = [...(place.additionalDirectories ?? [])];
-    for (const dir of additionalDirectories) {
-      if (!isAbsolute(dir)) {
-        throw invalidParams(`"additionalDirectories" must hold absolute paths, got "${dir}"`);
-      }
-    }
-    const roots = await allowedRoots({ launchCwd: this.config.launchCwd, home: this.config.home });
-    for (const dir of [place.cwd, ...additionalDirectories]) {
-      const confined = await confinePath(dir, { cwd: this.config.launchCwd, roots });
-      if (!confined.ok) {
-        throw invalidParams(`Cannot use "${dir}" as a session directory: ${confined.reason}`);
-      }
-      const info = await Deno.stat(confined.path).catch(() => undefined);
-      if (!info?.isDirectory) {
-        throw invalidParams(`Cannot use "${dir}" as a session directory: it is not a directory`);
-      }
-    }
-    // Where the session's tools and agent hooks may touch files, for its whole life.
-    const sessionRoots = additionalDirectories.length === 0 ? roots : await allowedRoots({
-      launchCwd: this.config.launchCwd,
-      home: this.config.home,
-      additionalDirectories,
-    });
-    return { cwd: place.cwd, additionalDirectories, roots: sessionRoots };
-  }
-}
-
-/**
- * The highest `call_N` the client has seen announced, so new ids never repeat one: a call that
- * was announced but never finished (the agent was killed mid-tool) counts too.
- */
-function highestToolCallNumber(records: readonly TranscriptRecord[]): number {
-  let highest = 0;
-  for (const record of records) {
-    if (record.type !== "update" || record.update.sessionUpdate !== "tool_call") continue;
-    const number = Number(/^call_(\d+)$/.exec(record.update.toolCallId)?.[1] ?? 0);
-    highest = Math.max(highest, number);
-  }
-  return highest;
 }

@@ -37,6 +37,13 @@ Deno.test("SessionEnd budget: 1.5 s, raised by a hook's own timeout up to 60 s, 
   }
 });
 
+Deno.test("SessionEnd budget: an environment value past what a timer holds waits long, never kills at once", () => {
+  const budget = sessionEndBudget([], "3000000000");
+  assert(budget.fromEnv);
+  assert(budget.ms > 24 * 24 * 3600_000, `a budget of ${budget.ms} ms is not "long"`);
+  assert(budget.ms + 2_000 < 2 ** 31, `a budget of ${budget.ms} ms overflows a timer`);
+});
+
 Deno.test("SessionEnd fires on session/close with reason other, in Claude Code's payload", async () => {
   await withInMemoryAgent({
     profile: "claude",
