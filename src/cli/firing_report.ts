@@ -1,6 +1,7 @@
 /**
- * How `hooks run` shows one firing: every hook that ran with its raw result and what it meant,
- * the registrations that did not run and why, then the combined decision.
+ * How `hooks run` shows one firing: every hook that ran (where it is written, and its plugin if
+ * it is a plugin's) with its raw result and what it meant, the registrations that did not run and
+ * why, then the combined decision.
  */
 import { displayPath } from "./display_path.ts";
 import type { HookDecision, Verdict } from "../hooks/decision.ts";
@@ -8,6 +9,7 @@ import { summarizeHandler } from "../hooks/handler_config.ts";
 import type { CapturedStream, HandlerResult } from "../hooks/handler_result.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
 import type { HookOutcome } from "../hooks/hook_outcome.ts";
+import type { Registration } from "../hooks/registration.ts";
 import type { Selection } from "../hooks/registry.ts";
 import type { SessionHooks } from "../hooks/session_hooks.ts";
 
@@ -24,7 +26,9 @@ const EXCERPT_CHARS = 600;
 
 function text(report: FiringReport): string {
   const { firing, selection, hooks, cwd, home } = report;
-  const where = (file: string, line: number) => `${displayPath(file, cwd, home)}:${line}`;
+  const where = ({ source }: Registration) =>
+    (source.plugin === undefined ? "" : `plugin ${source.plugin.id}, `) +
+    `${displayPath(source.file, cwd, home)}:${source.line}`;
   const value = firing.matcherValue === null ? "" : ` (matcher value "${firing.matcherValue}")`;
   const total = firing.runs.length + selection.unmatched.length;
   const out = [`${firing.event}${value}: ${firing.runs.length} of ${total} hooks ran`];
@@ -34,14 +38,14 @@ function text(report: FiringReport): string {
   firing.runs.forEach((run, index) => {
     const r = run.registration;
     out.push("", `[${index + 1}] ${r.handler.type}: ${summarizeHandler(r.handler)}`);
-    out.push(`    from ${where(r.source.file, r.source.line)} (${r.id})`);
+    out.push(`    from ${where(r)} (${r.id})`);
     out.push(...describeResult(run.result).map((line) => `    ${line}`));
     out.push(`    outcome: ${describeOutcome(run.outcome)}`);
   });
   if (selection.unmatched.length > 0) {
     out.push("", "Not run:");
     for (const { registration, reason } of selection.unmatched) {
-      out.push(`  ${where(registration.source.file, registration.source.line)}  ${reason}`);
+      out.push(`  ${where(registration)}  ${reason}`);
     }
   }
   out.push("", ...describeDecision(firing.event, firing.decision));
@@ -171,6 +175,7 @@ function json(report: FiringReport) {
     disabledBy: report.hooks.loaded.disabledBy,
     runs: firing.runs.map((run: HookRun) => ({
       id: run.registration.id,
+      ...pluginOf(run.registration),
       source: run.registration.source,
       handler: run.registration.handler,
       result: run.result,
@@ -178,11 +183,17 @@ function json(report: FiringReport) {
     })),
     notRun: selection.unmatched.map(({ registration, reason }) => ({
       id: registration.id,
+      ...pluginOf(registration),
       reason,
     })),
     decision: firing.decision,
     diagnostics: report.hooks.loaded.diagnostics,
   };
+}
+
+/** The plugin id of a plugin's hook, for the JSON report; nothing for a settings hook. */
+function pluginOf({ source }: Registration): { plugin?: string } {
+  return source.plugin === undefined ? {} : { plugin: source.plugin.id };
 }
 
 export const renderFiring = { text, json };

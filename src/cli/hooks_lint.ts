@@ -3,12 +3,15 @@
  * load but would not do what their author expects under the chosen profile. With `--fix`, tool
  * matchers that name only the other profile's tools are first rewritten in place to lists that
  * work in both, and the chain is linted as it then is. Exit 1 when there is an error (or a file
- * could not be fixed).
+ * could not be fixed). With `--compat claude` the plugins' `hooks/hooks.json` files are linted
+ * like settings files; `--fix` never writes a plugin's files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
+import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
+import { pluginDirsOption } from "./plugin_dirs_option.ts";
 import { shellCommandLookup } from "../hooks/command_path_lint.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
@@ -29,20 +32,25 @@ const spec: CommandSpec = {
     "the profile (Claude Code's Bash, Edit, ... unless --compat claude), scripts that check\n" +
     "tool_name against the other profile's names, timeouts that look like milliseconds, JSONC\n" +
     'that Claude Code rejects, fields and events with no effect here, "disableAllHooks",\n' +
-    "$CLAUDE_PROJECT_DIR scripts that are missing or not executable, commands not on PATH, and\n" +
-    'bash-only syntax that /bin/sh rejects. --fix rewrites list matchers such as "Bash" to\n' +
+    "$CLAUDE_PROJECT_DIR scripts that are missing or not executable, commands not on PATH,\n" +
+    "bash-only syntax that /bin/sh rejects, and ${CLAUDE_PLUGIN_ROOT} in a settings hook (it is\n" +
+    "empty outside a plugin). With --compat claude, the hooks/hooks.json of each --plugin-dir\n" +
+    "plugin and of each plugin the settings enable is checked like a settings file, and a\n" +
+    'plugin that cannot load says why. --fix rewrites list matchers such as "Bash" to\n' +
     '"Bash|shell", which match in both Claude Code and llama-agent, keeping comments and\n' +
     "formatting, in every file of the chain that holds such a matcher: that includes\n" +
     "$HOME/.claude/settings.json, which every project's sessions read (a symlinked file's\n" +
-    "target is rewritten, and named). Exits 1 when there is at least one error, else 0.",
+    "target is rewritten, and named). It fixes settings files only, never a plugin's files.\n" +
+    "Exits 1 when there is at least one error, else 0.",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
+    PLUGIN_DIR_FLAG,
     {
       name: "fix",
       type: "boolean",
       description: "Add this profile's tool names to list matchers that name the other's, in " +
-        "place, in $HOME/.claude/settings.json too",
+        "place, in $HOME/.claude/settings.json too (settings files only, not plugins)",
     },
     {
       name: "format",
@@ -58,6 +66,7 @@ const spec: CommandSpec = {
     "llama-agent hooks lint --cwd ../other-project --format json",
     "llama-agent hooks lint --fix   # Bash -> Bash|shell, Edit|Write -> Edit|Write|fs_edit|fs_write",
     "llama-agent hooks lint --compat claude",
+    "llama-agent hooks lint --compat claude --plugin-dir ../my-plugin",
     "llama-agent hooks lint --format github   # in a GitHub Actions step",
   ],
 };
@@ -91,13 +100,18 @@ export const hooksLintCommand: CliCommand = {
     const chosen = compatProfileFromFlags(invocation.flags, io);
     if (!chosen.ok) return fail(io, chosen.message).exitCode;
     const { profile } = chosen;
+    const pluginDirs = await pluginDirsOption(invocation, profile, io);
+    if (!pluginDirs.ok) return pluginDirs.exitCode;
     const { cwd } = invocation;
     const home = io.env("HOME");
-    let hooks = await loadSessionHooks(cwd, home, { profile });
+    const load = () => loadSessionHooks(cwd, home, { profile, pluginDirs: pluginDirs.dirs });
+    let hooks = await load();
     let fixes: FileFix[] | undefined;
     let fixFailed = false;
     if (invocation.flags["fix"] === true) {
       fixes = [];
+      // The chain's files only: a plugin's files are its author's (and a cache copy is rewritten
+      // by the next install).
       for (const file of hooks.loaded.files) {
         if (file.status !== "loaded") continue;
         const fixed = await fixSettingsFile(file.path, profile);
@@ -110,7 +124,7 @@ export const hooksLintCommand: CliCommand = {
         }
       }
       // Lint what the files now say.
-      if (fixes.length > 0) hooks = await loadSessionHooks(cwd, home, { profile });
+      if (fixes.length > 0) hooks = await load();
     }
     const diagnostics = await lintSettings(hooks.loaded, {
       cwd,

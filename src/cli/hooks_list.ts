@@ -1,15 +1,24 @@
 /**
- * `llama-agent hooks list`: every registration of a directory's settings chain, where it comes
- * from and whether it fires under the chosen profile, then the problems found in the files.
+ * `llama-agent hooks list`: every registration of a directory's settings chain and of the plugins
+ * the profile reads, where it comes from (file:line, and the plugin) and whether it fires under
+ * the chosen profile, then the problems found in the files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "./display_path.ts";
+import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
+import { pluginDirsOption } from "./plugin_dirs_option.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
-import { describeGroup, HOOK_EVENTS, type HookEventName } from "../hooks/event_table.ts";
+import {
+  describeGroup,
+  eventGroup,
+  HOOK_EVENTS,
+  type HookEventName,
+} from "../hooks/event_table.ts";
 import { type HandlerConfig, summarizeHandler } from "../hooks/handler_config.ts";
 import type { SourceLocation } from "../hooks/registration.ts";
+import { registrationId } from "../hooks/registration_id.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
 import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
@@ -21,10 +30,12 @@ const spec: CommandSpec = {
     "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would. A hook whose\n" +
     'matcher or "if" names no tool of the profile (Claude Code\'s "Bash" unless --compat claude),\n' +
     'or whose "if" names a tool its group\'s matcher never lets through, is listed as never\n' +
-    "matching.",
+    "matching. With --compat claude, the hooks of each --plugin-dir plugin and of the plugins\n" +
+    "the settings enable (enabledPlugins, installed) are listed too, each row naming its plugin.",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
+    PLUGIN_DIR_FLAG,
     { name: "json", type: "boolean", description: "Print one JSON object instead of a table" },
   ],
   positionals: [],
@@ -32,6 +43,7 @@ const spec: CommandSpec = {
     "llama-agent hooks list",
     "llama-agent hooks list --cwd ../other-project --json",
     "llama-agent hooks list --compat claude",
+    "llama-agent hooks list --compat claude --plugin-dir ../my-plugin",
   ],
 };
 
@@ -42,6 +54,8 @@ export interface ListedHook {
   readonly matcher: string | null;
   readonly handler: { readonly type: HandlerConfig["type"]; readonly summary: string } | null;
   readonly source: SourceLocation;
+  /** The plugin id (`<name>@<marketplace>`, `<name>@inline`) of a plugin's hook; absent otherwise. */
+  readonly plugin?: string;
   /** `never_matches`: its matcher or `if` can never match a tool of the profile. */
   readonly status:
     | "fires"
@@ -61,7 +75,7 @@ export function listHooks(
     neverRunningRegistrations(hooks.registry, profile).map(({ entry, why }) => [entry, why]),
   );
   const rows: ListedHook[] = hooks.registry.registrations.map((r) => {
-    const group = HOOK_EVENTS[r.event].group;
+    const group = eventGroup(r.event, profile);
     const never = neverRuns.get(r);
     return {
       id: r.id,
@@ -69,29 +83,39 @@ export function listHooks(
       matcher: r.matcherSource ?? null,
       handler: { type: r.handler.type, summary: summarizeHandler(r.handler) },
       source: r.source,
+      ...pluginOf(r.source),
       status: never ? "never_matches" : group === "fired" ? "fires" : "never_emitted",
       statusText: never ? `never matches: ${never.reason}` : describeGroup(group),
     };
   });
   for (const entry of hooks.registry.notRegistered) {
     rows.push({
-      id: `${entry.source.scope}:${entry.source.pointer}`,
+      id: registrationId(entry.source),
       event: entry.event,
       matcher: entry.matcherSource ?? null,
       handler: entry.handler
         ? { type: entry.handler.type, summary: summarizeHandler(entry.handler) }
         : null,
       source: entry.source,
+      ...pluginOf(entry.source),
       status: entry.status,
       statusText: entry.reason,
     });
   }
+  // Settings files in chain order, then the plugins in load order, as they fire.
   const scopeRank = { user: 0, project: 1, local: 2, plugin: 3 } as const;
+  const pluginIds = hooks.loaded.plugins.map((p) => p.location.id);
+  const sourceRank = (source: SourceLocation) =>
+    scopeRank[source.scope] + (source.plugin ? pluginIds.indexOf(source.plugin.id) + 1 : 0);
   return rows.sort((a, b) =>
     eventRank(a.event) - eventRank(b.event) ||
-    scopeRank[a.source.scope] - scopeRank[b.source.scope] ||
+    sourceRank(a.source) - sourceRank(b.source) ||
     a.source.line - b.source.line
   );
+}
+
+function pluginOf(source: SourceLocation): { plugin?: string } {
+  return source.plugin === undefined ? {} : { plugin: source.plugin.id };
 }
 
 const EVENT_ORDER = Object.keys(HOOK_EVENTS);
@@ -107,8 +131,13 @@ export const hooksListCommand: CliCommand = {
     const { invocation } = started;
     const chosen = compatProfileFromFlags(invocation.flags, io);
     if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const pluginDirs = await pluginDirsOption(invocation, chosen.profile, io);
+    if (!pluginDirs.ok) return pluginDirs.exitCode;
     const home = io.env("HOME");
-    const hooks = await loadSessionHooks(invocation.cwd, home, { profile: chosen.profile });
+    const hooks = await loadSessionHooks(invocation.cwd, home, {
+      profile: chosen.profile,
+      pluginDirs: pluginDirs.dirs,
+    });
     const rows = listHooks(hooks, chosen.profile);
     if (invocation.flags["json"] === true) {
       const json = toJson(invocation.cwd, chosen.profile, hooks, rows);
@@ -131,6 +160,13 @@ function toJson(
     profile: profile.id,
     files: hooks.loaded.files.map((f) => ({ scope: f.scope, path: f.path, status: f.status })),
     disabledBy: hooks.loaded.disabledBy,
+    plugins: hooks.loaded.plugins.map((p) => ({
+      id: p.location.id,
+      origin: p.location.origin,
+      root: p.location.root,
+      hooksFile: p.hooksFile,
+      status: p.status,
+    })),
     hooks: rows,
     diagnostics: hooks.loaded.diagnostics,
   };
@@ -148,6 +184,7 @@ function renderTable(
   hooks.loaded.files.forEach((file, i) => {
     out.push(`  ${file.scope.padEnd(8)} ${paths[i]!.padEnd(pathWidth)}  ${file.status}`);
   });
+  out.push(...pluginLines(cwd, home, hooks));
   if (hooks.loaded.disabledBy.length > 0) {
     const files = hooks.loaded.disabledBy.map((p) => `"${displayPath(p, cwd, home)}"`).join(", ");
     out.push("", `All hooks are off: "disableAllHooks": true in ${files}`);
@@ -160,11 +197,13 @@ function renderTable(
       row.matcher === null ? "*" : row.matcher,
       row.handler ? row.handler.type : "-",
       row.handler ? row.handler.summary : "(no usable handler)",
+      (row.plugin === undefined ? "" : `plugin ${row.plugin} `) +
       `${displayPath(row.source.file, cwd, home)}:${row.source.line}`,
       row.statusText,
     ]);
+    // Where a hook is written is never clipped: a cut file:line leads nowhere.
     const widths = [0, 1, 2, 3].map((i) =>
-      Math.min(48, Math.max(...cells.map((c) => (c[i] ?? "").length)))
+      Math.min(i === 3 ? Infinity : 48, Math.max(...cells.map((c) => (c[i] ?? "").length)))
     );
     let event: string | undefined;
     rows.forEach((row, index) => {
@@ -188,6 +227,22 @@ function renderTable(
     }
   }
   return out.join("\n") + "\n";
+}
+
+/** The plugins found, one line each: id, directory and whether its hooks loaded. */
+function pluginLines(cwd: string, home: string | undefined, hooks: SessionHooks): string[] {
+  const { plugins } = hooks.loaded;
+  if (plugins.length === 0) return [];
+  const ids = plugins.map((p) => p.location.id);
+  const roots = plugins.map((p) => displayPath(p.location.root, cwd, home));
+  const idWidth = Math.max(...ids.map((id) => id.length));
+  const rootWidth = Math.max(...roots.map((root) => root.length));
+  return [
+    "Plugins:",
+    ...plugins.map((plugin, i) =>
+      `  ${ids[i]!.padEnd(idWidth)}  ${roots[i]!.padEnd(rootWidth)}  ${plugin.status}`
+    ),
+  ];
 }
 
 function displayed(d: Diagnostic, cwd: string, home: string | undefined): Diagnostic {

@@ -1,11 +1,14 @@
 /**
- * `llama-agent hooks run EVENT`: fire one event against a directory's merged settings, exactly as
- * a session would, and show what every hook did and what they decided together.
+ * `llama-agent hooks run EVENT`: fire one event against a directory's merged settings (and, with
+ * `--compat claude`, its plugins), exactly as a session would, and show what every hook did, from
+ * which file or plugin, and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
+import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
+import { pluginDirsOption } from "./plugin_dirs_option.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import {
   describeGroup,
@@ -39,10 +42,13 @@ const spec: CommandSpec = {
     "permission_mode, hook_event_name) are filled in as a session would; --input gives the\n" +
     "event's own fields (tool_name, tool_input, prompt, source, ...) and may override any field.\n" +
     `EVENT is one of: ${FIRED_EVENTS.join(", ")}; with --compat claude also\n` +
-    `${PROFILE_EVENTS.join(", ")}.`,
+    `${PROFILE_EVENTS.join(", ")}.\n` +
+    "With --compat claude, the hooks of each --plugin-dir plugin and of the plugins the settings\n" +
+    "enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a session.",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
+    PLUGIN_DIR_FLAG,
     {
       name: "input",
       type: "string",
@@ -61,6 +67,7 @@ const spec: CommandSpec = {
     "llama-agent hooks run SessionStart",
     `llama-agent hooks run PreToolUse --compat claude --input '{"tool_name":"Bash","tool_input":{"command":"git commit -m x"}}'`,
     "llama-agent hooks run Stop --input @stop.json --json",
+    `llama-agent hooks run PreToolUse --compat claude --plugin-dir ../guard --input '{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}'`,
   ],
 };
 
@@ -75,11 +82,16 @@ export const hooksRunCommand: CliCommand = {
     const { profile } = chosen;
     const event = checkEvent(invocation.positionals[0]!, profile);
     if (!event.ok) return fail(io, event.error).exitCode;
+    const pluginDirs = await pluginDirsOption(invocation, profile, io);
+    if (!pluginDirs.ok) return pluginDirs.exitCode;
     const inputFlag = invocation.flags["input"];
     const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
     if (!input.ok) return fail(io, input.error).exitCode;
 
-    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"), { profile });
+    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"), {
+      profile,
+      pluginDirs: pluginDirs.dirs,
+    });
     const sessionId =
       typeof input.value["session_id"] === "string" && input.value["session_id"] !== ""
         ? input.value["session_id"]
@@ -122,8 +134,9 @@ export const hooksRunCommand: CliCommand = {
     }
     if (hooks.loaded.diagnostics.length > 0) {
       io.stderr(
-        `${hooks.loaded.diagnostics.length} problem(s) in the settings chain: ` +
-          `run "llama-agent hooks lint" for details\n`,
+        `${hooks.loaded.diagnostics.length} problem(s) in the settings chain` +
+          (hooks.loaded.plugins.length > 0 || pluginDirs.dirs.length > 0 ? " and plugins" : "") +
+          `: run "llama-agent hooks lint" for details\n`,
       );
     }
     return abort.signal.aborted ? 130 : EXIT.ok;

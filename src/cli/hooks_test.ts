@@ -6,6 +6,7 @@
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { PLUGIN_DIR_FLAG, resolvePluginDirs } from "./plugin_dir_flag.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
 import { CWD_FLAG, fail } from "./start_command.ts";
 import type { CaseResult } from "../testing/case_result.ts";
@@ -28,6 +29,12 @@ const spec: CommandSpec = {
     '"execute". Cases run in parallel, up to the core count. Ctrl-C stops the running cases,\n' +
     "removes their temporary places and reports them (exit 130).\n" +
     "\n" +
+    'A scenario (or a case) may name "pluginDirs": Claude Code plugin directories, relative to\n' +
+    "the scenario file, whose hooks load as with --plugin-dir (claude profile only). Each is\n" +
+    "copied into the case's place, so the real one is never written, and CLAUDE_PLUGIN_DATA\n" +
+    "lies in the case's HOME. --plugin-dir adds plugin dirs to every case whose profile is\n" +
+    "claude, after its scenario's own.\n" +
+    "\n" +
     "Invalid scenario files are reported first (file:line:column) and the valid files still\n" +
     "run. Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +
     "scenario file, a case that could not run, no scenario files, no case matching --filter,\n" +
@@ -35,6 +42,7 @@ const spec: CommandSpec = {
   flags: [
     { ...CWD_FLAG, description: "The repository whose hooks are tested (default: .)" },
     COMPAT_FLAG,
+    PLUGIN_DIR_FLAG,
     {
       name: "reporter",
       type: "string",
@@ -66,6 +74,7 @@ const spec: CommandSpec = {
     'llama-agent hooks test .claude/hooks-tests/guard.test.jsonc --filter "rm -rf" --explain',
     "llama-agent hooks test --reporter junit > hooks-tests.xml",
     "llama-agent hooks test --reporter github   # in a GitHub Actions step",
+    "llama-agent hooks test --compat claude --plugin-dir ../my-plugin",
   ],
 };
 
@@ -74,12 +83,20 @@ export const hooksTestCommand: CliCommand = {
   async run(args: readonly string[], io: CliIo): Promise<number> {
     const started = await start(args, io);
     if (!started.ok) return started.exitCode;
-    const { cwd, paths, flags } = started;
+    const { cwd, paths, flags, lists } = started;
     const filter = typeof flags["filter"] === "string" ? flags["filter"] : undefined;
     const explain = flags["explain"] === true;
     const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
     const chosen = compatProfileFromFlags(flags, io);
     if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
+    if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
+    if (pluginDirs.dirs.length > 0 && !chosen.profile.readsPlugins) {
+      io.stderr(
+        `--plugin-dir loads only in cases whose profile is "claude" ("compat": "claude" in the ` +
+          `scenario or the case); the others run without it (or run with --compat claude)\n`,
+      );
+    }
 
     const discovered = await discoverScenarios(cwd, paths, io.cwd);
     if (discovered.files.length === 0 && discovered.problems.length === 0) {
@@ -106,6 +123,7 @@ export const hooksTestCommand: CliCommand = {
         bail: flags["bail"] === true,
         explain,
         profile: chosen.profile,
+        pluginDirs: pluginDirs.dirs,
         env: io.env,
         onCaseEnd: (result) => reporter.onCaseEnd?.(result),
         signal: interrupted.signal,
@@ -181,6 +199,7 @@ type Started =
     readonly cwd: string;
     readonly paths: readonly string[];
     readonly flags: Readonly<Record<string, string | boolean | undefined>>;
+    readonly lists: Readonly<Record<string, readonly string[]>>;
   }
   | { readonly ok: false; readonly exitCode: number };
 
@@ -199,5 +218,6 @@ async function start(args: readonly string[], io: CliIo): Promise<Started> {
   const flag = parsed.value.flags["cwd"];
   const cwd = await resolveCwd(typeof flag === "string" ? flag : undefined, io.cwd, io.env);
   if (!cwd.ok) return fail(io, cwd.error);
-  return { ok: true, cwd: cwd.path, paths: parsed.value.positionals, flags: parsed.value.flags };
+  const { positionals: paths, flags, lists } = parsed.value;
+  return { ok: true, cwd: cwd.path, paths, flags, lists };
 }

@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { errorMessage } from "../error.ts";
+import { describePermissionError } from "./permission_error.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import type { FlagSpec } from "./command_spec.ts";
 
@@ -35,7 +36,7 @@ export async function resolvePluginDirs(
     } catch (error) {
       const detail = error instanceof Deno.errors.NotFound
         ? "no such directory"
-        : `cannot be read: ${errorMessage(error)}`;
+        : describePermissionError(error, cwd) ?? `cannot be read: ${errorMessage(error)}`;
       return { ok: false, message: `Cannot load --plugin-dir "${value}": ${detail}` };
     }
     if (!info.isDirectory) {

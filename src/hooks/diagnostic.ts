@@ -44,7 +44,9 @@ export type DiagnosticCode =
   | "LINT_COMMAND_NOT_FOUND"
   | "LINT_BASH_ONLY_SYNTAX"
   /** A key repeats in one object: only its last value is read, the earlier ones are ignored. */
-  | "LINT_DUPLICATE_KEY";
+  | "LINT_DUPLICATE_KEY"
+  /** `${CLAUDE_PLUGIN_ROOT}` or `CLAUDE_PLUGIN_DATA` in a settings hook, where it is empty. */
+  | "LINT_PLUGIN_ROOT_OUTSIDE_PLUGIN";
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

@@ -24,7 +24,11 @@ export interface SourceLocation {
 }
 
 export interface Registration {
-  /** Stable within one build: `<scope>:<pointer>`; `hooks test --explain` names hooks by it. */
+  /**
+   * Stable within one build: `<scope>:<pointer>` for a settings file's hook,
+   * `plugin:<plugin id>:<pointer>` for a plugin's (`registration_id.ts`); `hooks list`, `hooks run`
+   * and `hooks test --explain` name hooks by it.
+   */
   readonly id: string;
   readonly event: HookEventName;
   /** The matcher as written (undefined when omitted). */

@@ -18,6 +18,7 @@ import { type HandlerConfig, handlerIdentity } from "./handler_config.ts";
 import { ifRuleMatches } from "./if_rule.ts";
 import { matches } from "./matcher.ts";
 import type { Registration, SourceLocation } from "./registration.ts";
+import { registrationId } from "./registration_id.ts";
 import type { LoadedSettings } from "./settings_chain.ts";
 
 /** Why a valid settings entry has no registration. */
@@ -109,12 +110,6 @@ export function buildRegistry(
     else candidates.push(candidate);
   }
   return { registrations, notRegistered, disabledBy: [], byEvent };
-}
-
-/** `<scope>:<pointer>`; a plugin's hooks `plugin:<id>:<pointer>`, unique across plugins. */
-function registrationId(source: SourceLocation): string {
-  const scope = source.plugin === undefined ? source.scope : `plugin:${source.plugin.id}`;
-  return `${scope}:${source.pointer}`;
 }
 
 /**

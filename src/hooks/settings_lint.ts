@@ -5,6 +5,8 @@
  * that check `tool_name` against the other profile's names, timeouts written in milliseconds,
  * fields and events with no effect here, differences from Claude Code, project scripts that are
  * missing or not executable, programs not on `PATH`, and bash-only syntax run by `/bin/sh`.
+ * The `hooks/hooks.json` of each loaded plugin is checked like a settings file; a settings hook
+ * that uses `${CLAUDE_PLUGIN_ROOT}` (empty outside a plugin) is flagged.
  *
  * Everything but the script and program checks is a pure function of the loaded chain; files
  * and the shell are reached only through the functions in the options. Lint never throws on
@@ -16,12 +18,14 @@ import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts"
 import { commandHookFindings, ifRuleFindings } from "./command_hook_lint.ts";
 import type { FindCommands } from "./command_path_lint.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
-import { HOOK_EVENTS, isFiredEvent, isHookEventName } from "./event_table.ts";
+import { eventGroup, HOOK_EVENTS, isFiredEvent, isHookEventName } from "./event_table.ts";
 import type { ReadScript } from "./foreign_tool_references.ts";
 import { handlerFieldFindings } from "./handler_field_lint.ts";
 import { finding } from "./lint_finding.ts";
+import type { LoadedPlugin } from "./plugin_hooks.ts";
+import { pluginHooksFiles, pluginVariableFindings } from "./plugin_lint.ts";
 import { andList } from "./profile_name_lint.ts";
-import type { SettingsScope } from "./registration.ts";
+import type { HookScope } from "./registration.ts";
 import { checkScript, scriptReferences, type StatFile, statWithDeno } from "./script_path_lint.ts";
 import type { LoadedHandler, LoadedSettings } from "./settings_chain.ts";
 import type { Position, SettingsFile } from "./settings_file.ts";
@@ -47,26 +51,35 @@ export interface LintOptions {
 const SCRIPT_MAX_BYTES = 1024 * 1024;
 const readScriptFile: ReadScript = (path) => readConfigFile(path, { maxBytes: SCRIPT_MAX_BYTES });
 
-/** Every diagnostic of the chain, loader's and lint's, by file in chain order, then line. */
+/** The chain as loaded, with the plugins read beside it (`LoadedHooks`), if any. */
+export type LintedHooks = LoadedSettings & { readonly plugins?: readonly LoadedPlugin[] };
+
+/**
+ * Every diagnostic of the chain and its plugins, loader's and lint's, by file (chain order, then
+ * the plugins' `hooks.json` in load order), then line.
+ */
 export async function lintSettings(
-  loaded: LoadedSettings,
+  loaded: LintedHooks,
   options: LintOptions,
 ): Promise<Diagnostic[]> {
   const files = new Map<string, LoadedFile>();
   for (const file of loaded.files) {
     if (file.settings) files.set(file.path, { scope: file.scope, settings: file.settings });
   }
+  for (const [path, { settings }] of pluginHooksFiles(loaded.plugins ?? [])) {
+    files.set(path, { scope: "plugin", settings });
+  }
   const profile = options.profile ?? compatProfile();
   const findings: Diagnostic[] = [...loaded.diagnostics];
-  for (const { settings } of files.values()) {
+  for (const { scope, settings } of files.values()) {
     findings.push(
-      ...jsoncFindings(settings),
+      ...jsoncFindings(settings, scope),
       ...eventFindings(settings, profile),
       ...repeatedKeys(settings),
     );
   }
   findings.push(...claudeDropsFile(loaded, files), ...disableFindings(loaded, files));
-  const fired = loaded.handlers.filter((h) => isFiredEvent(h.event));
+  const fired = loaded.handlers.filter((h) => isFiredEvent(h.event, profile));
   const withFiles = fired.flatMap((entry) => {
     const settings = files.get(entry.source.file)?.settings;
     return settings ? [{ entry, settings }] : [];
@@ -75,6 +88,7 @@ export async function lintSettings(
     findings.push(
       ...handlerFieldFindings(entry, settings),
       ...ifRuleFindings(entry, settings, profile),
+      ...pluginVariableFindings(entry, settings),
     );
   }
   findings.push(...await scriptFindings(fired, files, options));
@@ -90,18 +104,20 @@ export async function lintSettings(
 }
 
 interface LoadedFile {
-  readonly scope: SettingsScope;
+  /** `"plugin"`: a plugin's `hooks/hooks.json`, linted like a settings file. */
+  readonly scope: HookScope;
   readonly settings: SettingsFile;
 }
 
-function jsoncFindings(settings: SettingsFile): Diagnostic[] {
+function jsoncFindings(settings: SettingsFile, scope: HookScope): Diagnostic[] {
+  const kind = scope === "plugin" ? "a plugin's hooks.json" : "a settings file";
   const at = (position: Position, what: string, fix: string): Diagnostic => ({
     code: "LINT_JSONC_REJECTED_BY_CLAUDE",
     severity: "warning",
     file: settings.path,
     pointer: "",
     ...position,
-    message: `Claude Code rejects ${what} in a settings file and then drops every hook of the ` +
+    message: `Claude Code rejects ${what} in ${kind} and then drops every hook of the ` +
       `file (llama-agent accepts them): ${fix} if Claude Code also reads this file`,
   });
   return [
@@ -170,11 +186,12 @@ function eventFindings(settings: SettingsFile, profile: CompatProfile): Diagnost
   for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
     if (!isHookEventName(event)) continue;
     const spec = HOOK_EVENTS[event];
+    const group = eventGroup(event, profile);
     const eventPointer = jsonPointer(["hooks", event]);
-    if (spec.group !== "fired") {
-      const why = spec.group === "dropped"
+    if (group !== "fired") {
+      const why = group === "dropped"
         ? "its hooks run only in Claude Code"
-        : spec.group === "never_emitted"
+        : group === "never_emitted"
         ? "no part of the agent emits it, so its hooks never run"
         : "it is a newer Claude Code event that llama-agent does not support";
       const message = `"${event}" is accepted but never fires in llama-agent: ${why}`;
@@ -221,10 +238,15 @@ function claudeDropsFile(loaded: LoadedSettings, files: ReadonlyMap<string, Load
 }
 
 function disableFindings(loaded: LoadedSettings, files: ReadonlyMap<string, LoadedFile>) {
-  const chain = [...files.values()];
+  // Only a settings file's disableAllHooks counts; it turns plugins' hooks off too.
+  const chain = [...files.values()].filter((f) => f.scope !== "plugin");
   const withHooks = new Set(
     [...loaded.handlers, ...loaded.skipped].map(({ source }) => source.file),
   );
+  const pluginHooks = [...files.values()].filter((f) => f.scope === "plugin");
+  const pluginsToo = pluginHooks.some((f) => withHooks.has(f.settings.path))
+    ? ", and every plugin's"
+    : "";
   const out: Diagnostic[] = [];
   chain.forEach(({ settings }, index) => {
     const pointer = "/disableAllHooks";
@@ -235,7 +257,7 @@ function disableFindings(loaded: LoadedSettings, files: ReadonlyMap<string, Load
         : `, including those of the ${andList(others.map((f) => f.scope))} settings ` +
           (others.length === 1 ? "file" : "files");
       const message = `"disableAllHooks": true turns off every hook of every settings file` +
-        `${including}: remove it, or set it to false, to run hooks`;
+        `${including}${pluginsToo}: remove it, or set it to false, to run hooks`;
       out.push(finding(settings, pointer, "LINT_DISABLE_ALL_HOOKS", message));
     } else if (settings.disableAllHooks === false) {
       const lower = chain.slice(0, index).filter((f) => f.settings.disableAllHooks === true);
@@ -276,9 +298,13 @@ async function scriptFindings(
   return (await Promise.all(checks)).filter((d) => d !== undefined);
 }
 
-function sortByChain(findings: Diagnostic[], loaded: LoadedSettings): Diagnostic[] {
-  const rank = new Map(loaded.files.map((file, index) => [file.path, index]));
-  const fileRank = (d: Diagnostic) => rank.get(d.file) ?? loaded.files.length;
+function sortByChain(findings: Diagnostic[], loaded: LintedHooks): Diagnostic[] {
+  const ordered = [
+    ...loaded.files.map((file) => file.path),
+    ...(loaded.plugins ?? []).map((plugin) => plugin.hooksFile),
+  ];
+  const rank = new Map(ordered.map((path, index) => [path, index]));
+  const fileRank = (d: Diagnostic) => rank.get(d.file) ?? ordered.length;
   return findings
     .map((d, index) => ({ d, index }))
     .sort((a, b) =>

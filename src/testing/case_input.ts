@@ -9,6 +9,7 @@ import type {
   ExpectationFailure,
   ExplainedFiring,
 } from "./case_result.ts";
+import { PLUGINS_NEED_CLAUDE } from "./case_plugins.ts";
 import { createHermeticPlace, type HermeticPlace, type Placement } from "./hermetic_env.ts";
 import type { ScenarioCase } from "./scenario_schema.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
@@ -82,7 +83,8 @@ export function erroredCase(
 
 /**
  * Runs a case's body in a hermetic place of its own, removed afterwards; a place that cannot be
- * made, or a body that throws, makes the case an `error` with the reason. The body stops its
+ * made (or plugin dirs under a profile that reads no plugins), or a body that throws, makes the
+ * case an `error` with the reason. The body stops its
  * processes when `input.signal` aborts; whatever it then returns, the case is `INTERRUPTED`.
  */
 export async function inHermeticPlace<C extends ScenarioCase>(
@@ -91,6 +93,9 @@ export async function inHermeticPlace<C extends ScenarioCase>(
   body: (place: HermeticPlace, started: number) => Promise<CaseResult>,
 ): Promise<CaseResult> {
   const started = performance.now();
+  if ((input.placement.pluginDirs?.length ?? 0) > 0 && !input.profile.readsPlugins) {
+    return erroredCase(input, kind, started, PLUGINS_NEED_CLAUDE);
+  }
   let place: HermeticPlace;
   try {
     place = await createHermeticPlace({

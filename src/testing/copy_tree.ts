@@ -4,8 +4,8 @@
  *
  * - Directories, regular files (modes kept) and symlinks are copied; sockets, FIFOs and devices
  *   are no part of a project's files and are left out (nothing is ever opened but regular
- *   files, so a FIFO cannot block the copy). `NOT_COPIED` directories are left out at any
- *   depth, and so are the directories in `leaveOut` (the cases' scratch directory, when it lies
+ *   files, so a FIFO cannot block the copy). `NOT_COPIED` directories (or the `skip` names
+ *   given) are left out at any depth, and so are the directories in `leaveOut` (the cases' scratch directory, when it lies
  *   inside the tree: the copy would otherwise copy itself until names grow too long).
  * - A symlink is never followed while copying. It keeps leading where it led, except into the
  *   tree: a link whose target lies in the tree, by its text or once every link on the way is
@@ -28,6 +28,8 @@ export const NOT_COPIED: readonly string[] = ["node_modules", ".git"];
 const FILES_IN_FLIGHT = 16;
 
 export interface CopyTreeOptions {
+  /** Directory names left out at any depth; default `NOT_COPIED`. */
+  readonly skip?: readonly string[];
   /** Directories (real paths) left out of the copy, wherever they lie in the tree. */
   readonly leaveOut?: readonly string[];
   /** Other trees copied for the same case, and where: a link into one leads into its copy. */
@@ -43,6 +45,7 @@ export async function copyTree(
   const tree: Tree = {
     places: await Promise.all(copied.map(placeOf)),
     leaveOut: options.leaveOut ?? [],
+    skip: options.skip ?? NOT_COPIED,
     files: new FileCopies(),
   };
   try {
@@ -57,6 +60,7 @@ interface Tree {
   /** The tree being copied first, then the other trees copied for the case. */
   readonly places: readonly CopiedPlace[];
   readonly leaveOut: readonly string[];
+  readonly skip: readonly string[];
   readonly files: FileCopies;
 }
 
@@ -85,7 +89,7 @@ async function copyEntries(tree: Tree, from: string, to: string): Promise<void> 
     if (entry.isSymlink) {
       await Deno.symlink(await linkInCopy(tree, source, target), target);
     } else if (entry.isDirectory) {
-      if (NOT_COPIED.includes(entry.name) || tree.leaveOut.includes(source)) continue;
+      if (tree.skip.includes(entry.name) || tree.leaveOut.includes(source)) continue;
       await copyEntries(tree, source, target);
     } else if (entry.isFile) {
       await tree.files.copy(source, target);

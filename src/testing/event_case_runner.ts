@@ -1,7 +1,8 @@
 /**
  * Runs one event case: the hooks of the case's cwd (read with the hermetic HOME), one firing of
  * its event with the partial payload completed, then `expect` compared with what happened —
- * the same steps as `hooks run`, in the case's hermetic place.
+ * the same steps as `hooks run`, in the case's hermetic place. The case's plugins (copied into
+ * the place) load under its profile, and must load.
  *
  * Deterministic payload: `session_id` is `test-session-<n>` (n: the case's position in its
  * file), `transcript_path` an empty file in the temporary HOME, `prompt_id` `test-prompt-<n>`,
@@ -21,6 +22,7 @@ import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import type { CaseResult } from "./case_result.ts";
+import { pluginLoadFailure } from "./case_plugins.ts";
 import {
   type CaseInput,
   erroredCase,
@@ -62,7 +64,12 @@ async function fireAndCheck(
   const event = spec.event;
   // The schema lists only fired events; this narrows the type.
   if (!isFiredEvent(event)) return erroredCase(input, "event", started, `"${event}" never fires`);
-  const hooks = await loadSessionHooks(place.cwd, place.home);
+  const hooks = await loadSessionHooks(place.cwd, place.home, {
+    profile: input.profile,
+    pluginDirs: place.pluginDirs,
+  });
+  const broken = pluginLoadFailure(hooks.loaded, place);
+  if (broken !== null) return erroredCase(input, "event", started, broken);
   const sessionId = testSessionId(index);
   // A flat file: an event case has no session whose history it would hold, and five levels of
   // directories per case cost more than the hook itself.
@@ -107,6 +114,6 @@ async function fireAndCheck(
   const failures = new FailureList(input.location.pointer, input.lineOf);
   checkEventExpectations(spec.expect, firing, selection, hooks.registry, failures);
   return finishedCase(input, "event", started, failures.failures, [
-    explainFiring(firing, selection.unmatched),
+    explainFiring(firing, selection.unmatched, place.originalPath),
   ]);
 }

@@ -14,6 +14,7 @@
 import { joinedContext } from "../hooks/decision.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import type { Registry, Selection } from "../hooks/registry.ts";
+import { registrationId } from "../hooks/registration_id.ts";
 import type { EventExpectation } from "./scenario_schema.ts";
 import {
   decisionName,
@@ -184,7 +185,7 @@ function knownHooks(registry: Registry): KnownHook[] {
     })),
     ...registry.notRegistered.map((entry) => ({
       refersTo: (ref: string) =>
-        ref === `${entry.source.scope}:${entry.source.pointer}` ||
+        ref === registrationId(entry.source) ||
         (entry.handler !== undefined && handlerText(entry.handler).includes(ref)),
     })),
   ];

@@ -1,7 +1,8 @@
 /**
  * What `hooks test --explain` records for one firing: every registration of the event, matched
  * or not and why, each hook's raw result (as `hooks run` reads it), and which hook decided each
- * part of the decision.
+ * part of the decision. A hook is named by its registration id (`plugin:<id>:<pointer>` for a
+ * plugin's) and its `file:line`.
  */
 import { describeOutcome } from "../cli/firing_report.ts";
 import type { HookDecision, Verdict } from "../hooks/decision.ts";
@@ -17,10 +18,20 @@ export const EXPLAIN_EXCERPT_CHARS = 2000;
 
 type Explained = ExplainedFiring["registrations"][number];
 
+/**
+ * `shownFile` turns a source file into the path the user knows (a plugin's copy in the case's
+ * place into the real plugin dir); default: as it is.
+ */
 export function explainFiring(
   firing: HookFiring,
   unmatched: readonly Unmatched[],
+  shownFile: (file: string) => string = (file) => file,
 ): ExplainedFiring {
+  const identify = (registration: Registration) => ({
+    id: registration.id,
+    summary: summarizeHandler(registration.handler),
+    source: `${shownFile(registration.source.file)}:${registration.source.line}`,
+  });
   const entries: { order: number; entry: Explained }[] = [
     ...firing.runs.map((run) => ({
       order: run.registration.order,
@@ -41,14 +52,6 @@ export function explainFiring(
     matcherValue: firing.matcherValue,
     registrations: entries.sort((a, b) => a.order - b.order).map(({ entry }) => entry),
     decidedBy: decidedBy(firing.decision),
-  };
-}
-
-function identify(registration: Registration) {
-  return {
-    id: registration.id,
-    summary: summarizeHandler(registration.handler),
-    source: `${registration.source.file}:${registration.source.line}`,
   };
 }
 

@@ -17,11 +17,16 @@
  *   a temporary copy of it (same base name, in a directory of its own under the root, so `..`
  *   is still inside the root), made by `copyTree` (no `node_modules` or `.git`, links into the
  *   project lead into the copy).
+ * - **Plugin directories** (`pluginDirs`) are always copied, each to `plugins/<n>/<name>` under
+ *   the root, and the copies are what the hooks get as `CLAUDE_PLUGIN_ROOT`: a hook that writes
+ *   beside its script leaves the real plugin untouched, whether or not the project is copied.
+ *   Only `.git` is left out (a plugin's `node_modules` is its code). `CLAUDE_PLUGIN_DATA` lies in
+ *   the case's HOME, as it lies in `$HOME` for Claude Code.
  * - **Settings override**: implies `isolate` (the project must not be touched). In the copy,
  *   `.claude/settings.json` is the override (a settings file's text is copied as written, an
  *   object is written as JSON) and `.claude/settings.local.json` is removed; in HOME,
  *   `.claude/settings.json` is removed (a fixture home keeps its other files). So the override is
- *   the whole chain: user, project and local files are all replaced.
+ *   the whole chain: user, project and local files are all replaced (plugins still load).
  * - Everything lies under one temporary root, removed by `dispose()`. Hook processes are reaped
  *   by the command runner (process groups); callers wait for them before disposing.
  */
@@ -47,6 +52,8 @@ export interface Placement {
   readonly isolate?: boolean;
   /** Settings that replace the whole chain. */
   readonly settings?: SettingsOverride;
+  /** Plugin directories, absolute, in load order: copied into the place. */
+  readonly pluginDirs?: readonly string[];
 }
 
 /**
@@ -79,6 +86,10 @@ export interface HermeticPlace {
   /** The session cwd: the project, or its copy. */
   readonly cwd: string;
   readonly isolated: boolean;
+  /** The copies of the placement's plugin directories, in the same order. */
+  readonly pluginDirs: readonly string[];
+  /** A path inside a plugin's copy as the same path in the real plugin dir; others unchanged. */
+  originalPath(path: string): string;
   readonly env: Readonly<Record<string, string>>;
   /** `env` as a lookup, for the agent's config. */
   lookup(name: string): string | undefined;
@@ -114,18 +125,24 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
     await Deno.mkdir(tmp);
     const isolated = placement.isolate === true || placement.settings !== undefined;
     const cwd = isolated ? `${root}/work/${baseName(projectDir)}` : projectDir;
-    // Each copy's links into the other tree lead into that tree's copy.
-    const project = { from: projectDir, to: cwd };
-    if (placement.home !== undefined) {
-      const copies = isolated ? [project] : [];
-      await copyFixture({ from: placement.home, to: home }, "home", { leaveOut: [base], copies });
-    } else {
-      await Deno.mkdir(home);
-    }
-    if (isolated) {
-      await Deno.mkdir(`${root}/work`);
-      const copies = placement.home === undefined ? [] : [{ from: placement.home, to: home }];
-      await copyFixture(project, "project", { leaveOut: [base], copies });
+    const plugins = (placement.pluginDirs ?? []).map((from, i) => ({
+      what: "plugin directory" as const,
+      from,
+      to: `${root}/plugins/${i + 1}/${baseName(from)}`,
+    }));
+    const trees: CopiedTree[] = [
+      ...(placement.home === undefined
+        ? []
+        : [{ what: "home" as const, from: placement.home, to: home }]),
+      ...(isolated ? [{ what: "project" as const, from: projectDir, to: cwd }] : []),
+      ...plugins,
+    ];
+    if (placement.home === undefined) await Deno.mkdir(home);
+    // Each copy's links into another tree of the case lead into that tree's copy.
+    for (const tree of trees) {
+      const copies = trees.filter((other) => other !== tree);
+      const skip = tree.what === "plugin directory" ? [".git"] : undefined;
+      await copyFixture(tree, tree.what, { leaveOut: [base], copies, ...(skip ? { skip } : {}) });
     }
     if (placement.settings !== undefined) {
       await applySettingsOverride(placement.settings, cwd, home);
@@ -137,6 +154,11 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
       tmp,
       cwd,
       isolated,
+      pluginDirs: plugins.map((plugin) => plugin.to),
+      originalPath: (path) => {
+        const plugin = plugins.find(({ to }) => path === to || path.startsWith(`${to}/`));
+        return plugin === undefined ? path : plugin.from + path.slice(plugin.to.length);
+      },
       env,
       lookup: (name) => env[name],
       dispose,
@@ -180,10 +202,17 @@ async function removeIfPresent(path: string): Promise<void> {
   }
 }
 
-/** Copies the project or a fixture HOME (see `copyTree`). */
+/** One tree copied into the case's place. */
+interface CopiedTree {
+  readonly what: "home" | "project" | "plugin directory";
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Copies the project, a fixture HOME or a plugin directory (see `copyTree`). */
 async function copyFixture(
   { from, to }: { readonly from: string; readonly to: string },
-  what: "home" | "project",
+  what: CopiedTree["what"],
   options: CopyTreeOptions,
 ): Promise<void> {
   let info: Deno.FileInfo;

@@ -8,6 +8,9 @@
  * - Bail: after the first case that does not pass (failed or error), no case starts; the cases
  *   already running finish and are reported; the ones never started are left out.
  * - Interrupted (`signal`): as bail, but the running cases end at once, as errors.
+ * - Plugins: a case loads the plugin dirs its scenario names (the case's, else the file's), then
+ *   the run's (`--plugin-dir`) when its profile reads plugins; under another profile the run's
+ *   are left out, and a scenario's own make the case an error that says what to set.
  */
 import { compatProfile, DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
 import { relative } from "node:path";
@@ -90,14 +93,16 @@ function caseInput(
   item: LoadedCase,
   index: number,
 ): CaseInput<LoadedCase["case"]> {
+  const profile = compatProfile(
+    item.case.compat ?? scenario.scenario.compat ?? options.profile?.id ?? DEFAULT_COMPAT_PROFILE,
+  );
+  const runPlugins = profile.readsPlugins ? options.pluginDirs ?? [] : [];
   return {
     spec: item.case,
     location: item.location,
-    placement: placementOf(scenario, item),
+    placement: placementOf(scenario, item, runPlugins),
     projectDir: options.projectDir,
-    profile: compatProfile(
-      item.case.compat ?? scenario.scenario.compat ?? options.profile?.id ?? DEFAULT_COMPAT_PROFILE,
-    ),
+    profile,
     outerEnv: options.env,
     index: index + 1,
     explain: options.explain === true,
@@ -107,16 +112,25 @@ function caseInput(
   };
 }
 
-/** The file's placement with the case's over it: `env` merges key by key, the case winning. */
-export function placementOf(scenario: LoadedScenario, item: LoadedCase): Placement {
+/**
+ * The file's placement with the case's over it: `env` merges key by key, the case winning; the
+ * run's plugin dirs come after the scenario's, each directory once.
+ */
+export function placementOf(
+  scenario: LoadedScenario,
+  item: LoadedCase,
+  runPluginDirs: readonly string[] = [],
+): Placement {
   const fileEnv = scenario.scenario.env;
   const caseEnv = item.case.env;
   const isolate = item.case.isolate ?? scenario.scenario.isolate;
+  const pluginDirs = [...new Set([...item.pluginDirs ?? [], ...runPluginDirs])];
   return {
     ...(fileEnv || caseEnv ? { env: { ...fileEnv, ...caseEnv } } : {}),
     ...(item.home === undefined ? {} : { home: item.home }),
     ...(isolate === undefined ? {} : { isolate }),
     ...(item.settings === undefined ? {} : { settings: item.settings }),
+    ...(pluginDirs.length === 0 ? {} : { pluginDirs }),
   };
 }
 

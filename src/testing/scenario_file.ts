@@ -17,6 +17,7 @@ import { parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
+import { readPluginDir } from "../hooks/plugin_hooks.ts";
 import { parseSettingsFile, type Position } from "../hooks/settings_file.ts";
 import type { CaseLocation } from "./case_result.ts";
 import type { ScenarioProblem } from "./scenario_run.ts";
@@ -38,6 +39,8 @@ export interface LoadedCase {
   readonly home: string | undefined;
   /** The case's `settings`, else the file's, a path resolved to an absolute one. */
   readonly settings: SettingsOverride | undefined;
+  /** The case's `pluginDirs`, else the file's, absolute; absent or empty when neither names any. */
+  readonly pluginDirs?: readonly string[];
 }
 
 export interface LoadedScenario {
@@ -67,8 +70,8 @@ const FILE_START: Position = { line: 1, column: 1 };
 
 /**
  * Reads, parses and validates one scenario file, then checks what the schema cannot: fixture
- * directories and settings files that must exist, and case names that must be unique. Never
- * throws: every problem is returned.
+ * directories, plugin directories and settings files that must exist, and case names that must
+ * be unique. Never throws: every problem is returned.
  */
 export async function loadScenarioFile(
   path: string,
@@ -160,6 +163,7 @@ function loadedScenario(document: ScenarioDocument, scenario: ScenarioFile): Loa
   const base = dirname(resolve(document.file));
   const fileHome = scenario.home === undefined ? undefined : resolve(base, scenario.home);
   const fileSettings = settingsOverride(base, scenario.settings);
+  const filePlugins = (scenario.pluginDirs ?? []).map((dir) => resolve(base, dir));
   const cases = scenario.cases.map((c, index): LoadedCase => {
     const pointer = `/cases/${index}`;
     return {
@@ -167,6 +171,9 @@ function loadedScenario(document: ScenarioDocument, scenario: ScenarioFile): Loa
       location: { file: document.file, line: document.positionOf(pointer).line, pointer },
       home: c.home === undefined ? fileHome : resolve(base, c.home),
       settings: c.settings === undefined ? fileSettings : settingsOverride(base, c.settings),
+      pluginDirs: c.pluginDirs === undefined
+        ? filePlugins
+        : c.pluginDirs.map((dir) => resolve(base, dir)),
     };
   });
   return {
@@ -186,7 +193,7 @@ function settingsOverride(
   return { kind: "inline", settings };
 }
 
-/** Every place that may hold `home` and `settings`: the file, then each case. */
+/** Every place that may hold `home`, `settings` and `pluginDirs`: the file, then each case. */
 function placements(value: unknown): { pointer: string; place: Record<string, unknown> }[] {
   if (!isObject(value)) return [];
   const places = [{ pointer: "", place: value }];
@@ -199,7 +206,7 @@ function placements(value: unknown): { pointer: string; place: Record<string, un
   return places;
 }
 
-/** Fixture directories that must exist and settings files that must parse. */
+/** Fixture and plugin directories that must exist, and settings files that must parse. */
 async function checkReferencedPaths(
   document: ScenarioDocument,
   shown: string,
@@ -207,10 +214,17 @@ async function checkReferencedPaths(
   const base = dirname(resolve(document.file));
   const problems: ScenarioProblem[] = [];
   for (const { pointer, place } of placements(document.value)) {
-    const { home, settings } = place;
+    const { home, settings, pluginDirs } = place;
     if (typeof home === "string") {
       const what = await homeProblem(resolve(base, home), home);
       if (what) problems.push(problemAt(document, shown, `${pointer}/home`, what));
+    }
+    if (Array.isArray(pluginDirs)) {
+      for (const [index, dir] of pluginDirs.entries()) {
+        if (typeof dir !== "string" || dir === "") continue;
+        const what = await pluginDirProblem(resolve(base, dir), dir);
+        if (what) problems.push(problemAt(document, shown, `${pointer}/pluginDirs/${index}`, what));
+      }
     }
     if (typeof settings === "string") {
       const what = await settingsProblem(resolve(base, settings), settings);
@@ -230,6 +244,24 @@ async function homeProblem(path: string, written: string): Promise<string | unde
     }
     return `cannot use home directory "${written}": ${readFailure(error)}`;
   }
+}
+
+/** A plugin directory must exist and name its plugin, as `--plugin-dir` requires. */
+async function pluginDirProblem(path: string, written: string): Promise<string | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isDirectory) return `plugin directory "${written}" is not a directory`;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return `plugin directory "${written}" does not exist (looked for "${path}")`;
+    }
+    return `cannot use plugin directory "${written}": ${readFailure(error)}`;
+  }
+  const found = await readPluginDir(path, undefined);
+  const first = found.diagnostics[0];
+  return first === undefined
+    ? undefined
+    : `cannot use plugin directory "${written}": ${lowerFirst(first.message)}`;
 }
 
 async function settingsProblem(path: string, written: string): Promise<string | undefined> {

@@ -30,6 +30,11 @@ export interface RunOptions {
   readonly concurrency?: number;
   /** The profile of cases whose file and case name none (`--compat`); llama when absent. */
   readonly profile?: CompatProfile;
+  /**
+   * `--plugin-dir`: plugin directories (absolute) every case whose profile reads plugins loads,
+   * after the ones its scenario names.
+   */
+  readonly pluginDirs?: readonly string[];
   /** The outer environment: only the allowlist passes into the hermetic one. */
   readonly env: (name: string) => string | undefined;
   /**

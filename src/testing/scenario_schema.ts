@@ -6,7 +6,8 @@
  * Schema editors read (`schemas/hooks-test.schema.json`) all come from it.
  *
  * A session case never touches the project: it runs in a temporary copy with a HOME of its own,
- * and its shell commands are answered from `session.shell` unless it opts in to `execute`.
+ * and its shell commands are answered from `session.shell` unless it opts in to `execute`. The
+ * plugin directories a scenario names are copied into the case's place too.
  */
 import { z } from "zod";
 import { FIRED_EVENTS } from "../hooks/event_table.ts";
@@ -69,6 +70,12 @@ const Placement = {
   compat: z.enum(COMPAT_PROFILE_IDS).optional().describe(
     'How the agent presents itself to the hooks: "llama" (its own tools: shell, fs_read, ...) ' +
       'or "claude" (Claude Code\'s: Bash, Read, ...); default: the --compat flag, else llama',
+  ),
+  pluginDirs: z.array(z.string().min(1, { error: "must not be empty" })).optional().describe(
+    "Claude Code plugin directories (relative to the scenario file) whose hooks load beside the " +
+      "settings, as with --plugin-dir; a case's list replaces the file's. Each is copied into " +
+      "the case's place, so hooks never write the real one, and CLAUDE_PLUGIN_DATA lies in the " +
+      'case\'s HOME. Plugins load only with the claude profile ("compat": "claude")',
   ),
 };
 

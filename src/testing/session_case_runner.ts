@@ -16,7 +16,9 @@
  * it and the user's HOME stay untouched. The case always runs in a temporary copy of the project
  * with a HOME of its own, which are the agent's only allowed roots (file tools, local or through
  * the client, cannot leave them); shell commands are answered from the scenario, not run, unless
- * the case opts in to `execute` (see `ScriptedShell`).
+ * the case opts in to `execute` (see `ScriptedShell`). The case's plugins are copies in its
+ * place (`CLAUDE_PLUGIN_DATA` in its HOME); they are loaded once before the session to check
+ * that each of them loads, then by the agent as `--plugin-dir` would.
  *
  * Determinism: the session id is `test-session-<n>`; tool call ids are `call_<n>` (prompt ids,
  * message ids and the transcript's `createdAt` stay real: nothing compares them). Hooks get
@@ -49,6 +51,7 @@ import type { HookFiring } from "../hooks/hook_engine.ts";
 import type { Unmatched } from "../hooks/registry.ts";
 import { VERSION } from "../version.ts";
 import type { CaseResult, ExplainedFiring, ShellCall } from "./case_result.ts";
+import { placePluginsFailure } from "./case_plugins.ts";
 import {
   type CaseInput,
   erroredCase,
@@ -108,8 +111,12 @@ async function driveAndCheck(
   started: number,
 ): Promise<CaseResult> {
   const sessionId = testSessionId(input.index);
+  const broken = await placePluginsFailure(place, input.profile);
+  if (broken !== null) return erroredCase(input, "session", started, broken);
   const run = await driveSession(input, place, sessionId);
-  const explain = input.explain ? explainAll(run.firings, run.unmatched) : undefined;
+  const explain = input.explain
+    ? explainAll(run.firings, run.unmatched, place.originalPath)
+    : undefined;
   const shellCalls = run.shellCalls.length > 0 ? { shellCalls: run.shellCalls } : {};
   if (run.failure !== null) {
     return { ...erroredCase(input, "session", started, run.failure, explain), ...shellCalls };
@@ -162,6 +169,7 @@ async function driveSession(
     rules: [],
     maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
     profile: input.profile,
+    pluginDirs: place.pluginDirs,
     version: VERSION,
     hookRunner: (roots) =>
       hookRuns.track(createHandlerRunner({
@@ -288,11 +296,12 @@ class RunningHooks {
 function explainAll(
   firings: readonly HookFiring[],
   unmatchedOf: ReadonlyMap<HookFiring, readonly Unmatched[]>,
+  shownFile: (file: string) => string,
 ): ExplainedFiring[] {
   return firings.flatMap((firing) => {
     const unmatched = unmatchedOf.get(firing) ?? [];
     if (firing.runs.length === 0 && unmatched.length === 0) return [];
-    return [explainFiring(firing, unmatched)];
+    return [explainFiring(firing, unmatched, shownFile)];
   });
 }
 

@@ -71,6 +71,8 @@ export interface InMemoryOptions {
   readonly maxToolRounds?: number;
   /** How the agent presents itself to hooks (default: llama). */
   readonly profile?: CompatProfileId;
+  /** `--plugin-dir` directories (absolute) whose hooks every session loads (claude profile). */
+  readonly pluginDirs?: readonly string[];
   readonly clientCapabilities?: ClientCapabilities;
   readonly onPermission?: (
     request: RequestPermissionRequest,
@@ -133,6 +135,7 @@ export async function withInMemoryAgent(
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
     profile: compatProfile(options.profile),
+    pluginDirs: options.pluginDirs,
     hookRunner: options.hookRunner ??
       ((roots) =>
         createHandlerRunner({

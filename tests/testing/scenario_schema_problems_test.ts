@@ -20,7 +20,8 @@ Deno.test("an unknown field in a case names the field and what the case may hold
   ));
   assertEquals(where(problems), [
     '7:7 /cases/0/timeout Invalid scenario "s.test.jsonc": unknown field "timeout" (expected ' +
-    '"name", "event", "input", "env", "home", "isolate", "settings", "compat" or "expect") at ' +
+    '"name", "event", "input", "env", "home", "isolate", "settings", "compat", "pluginDirs" or ' +
+    '"expect") at ' +
     "/cases/0/timeout",
   ]);
 });
