@@ -142,6 +142,10 @@ export function isHookEventName(name: string): name is HookEventName {
   return Object.hasOwn(HOOK_EVENTS, name);
 }
 
+export function isProfileEvent(name: string): name is ProfileEventName {
+  return (PROFILE_EVENTS as readonly string[]).includes(name);
+}
+
 /** What a profile says about events: which of `PROFILE_EVENTS` it fires. */
 export interface EventProfile {
   readonly extraEvents: readonly string[];

@@ -13,7 +13,7 @@
  * runs.
  */
 import type { CompatProfile } from "../profile/compat_profile.ts";
-import { type EventGroup, HOOK_EVENTS, type HookEventName } from "./event_table.ts";
+import { type EventGroup, HOOK_EVENTS, type HookEventName, isProfileEvent } from "./event_table.ts";
 import { type HandlerConfig, handlerIdentity } from "./handler_config.ts";
 import { ifRuleMatches } from "./if_rule.ts";
 import { matches } from "./matcher.ts";
@@ -73,7 +73,9 @@ export function buildRegistry(
   const notRegistered: NotRegistered[] = loaded.skipped.map((entry) => ({
     event: entry.event,
     status: entry.group,
-    reason: entry.group === "dropped"
+    reason: isProfileEvent(entry.event)
+      ? `"${entry.event}" fires only with --compat claude; the llama profile drops it`
+      : entry.group === "dropped"
       ? `dropped: "${entry.event}" is accepted but never fires in llama-agent`
       : `"${entry.event}" is a newer Claude Code event, not supported here`,
     matcherSource: entry.matcherSource,

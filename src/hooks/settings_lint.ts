@@ -18,7 +18,13 @@ import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts"
 import { commandHookFindings, ifRuleFindings } from "./command_hook_lint.ts";
 import type { FindCommands } from "./command_path_lint.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
-import { eventGroup, HOOK_EVENTS, isFiredEvent, isHookEventName } from "./event_table.ts";
+import {
+  eventGroup,
+  HOOK_EVENTS,
+  isFiredEvent,
+  isHookEventName,
+  isProfileEvent,
+} from "./event_table.ts";
 import type { ReadScript } from "./foreign_tool_references.ts";
 import { handlerFieldFindings } from "./handler_field_lint.ts";
 import { finding } from "./lint_finding.ts";
@@ -194,7 +200,9 @@ function eventFindings(settings: SettingsFile, profile: CompatProfile): Diagnost
         : group === "never_emitted"
         ? "no part of the agent emits it, so its hooks never run"
         : "it is a newer Claude Code event that llama-agent does not support";
-      const message = `"${event}" is accepted but never fires in llama-agent: ${why}`;
+      const message = isProfileEvent(event)
+        ? `"${event}" never fires in the "${profile.id}" profile: it fires only with --compat claude`
+        : `"${event}" is accepted but never fires in llama-agent: ${why}`;
       out.push(finding(settings, eventPointer, "LINT_EVENT_NEVER_FIRES", message));
       continue;
     }
@@ -272,6 +280,9 @@ function disableFindings(loaded: LoadedSettings, files: ReadonlyMap<string, Load
   return out;
 }
 
+/** A plugin's hook names scripts from its plugin too (`${CLAUDE_PLUGIN_ROOT}/hooks/x.sh`). */
+const PLUGIN_SCRIPT_BASES = ["project", "plugin"] as const;
+
 async function scriptFindings(
   handlers: readonly LoadedHandler[],
   files: ReadonlyMap<string, LoadedFile>,
@@ -288,8 +299,10 @@ async function scriptFindings(
   const checks = handlers.flatMap(({ handler, source }) => {
     const settings = files.get(source.file)?.settings;
     if (handler.type !== "command" || settings === undefined) return [];
-    return scriptReferences(handler).map(async (reference) => {
-      const problem = await checkScript(reference, options.cwd, cachedStat);
+    const dirs = { project: options.cwd, plugin: source.plugin };
+    const bases = source.plugin === undefined ? ["project" as const] : PLUGIN_SCRIPT_BASES;
+    return scriptReferences(handler, bases).map(async (reference) => {
+      const problem = await checkScript(reference, dirs, cachedStat);
       if (problem === undefined) return undefined;
       const pointer = source.pointer + jsonPointer(reference.field);
       return finding(settings, pointer, problem.code, problem.message, "error");

@@ -196,7 +196,11 @@ Deno.test("dropped and unsupported entries are listed as not registered with a r
   ]);
   assertEquals(registry.registrations, []);
   assertEquals(registry.notRegistered.map((n) => [n.event, n.status, n.reason]), [
-    ["SessionEnd", "dropped", 'dropped: "SessionEnd" is accepted but never fires in llama-agent'],
+    [
+      "SessionEnd",
+      "dropped",
+      '"SessionEnd" fires only with --compat claude; the llama profile drops it',
+    ],
     ["CwdChanged", "unsupported", '"CwdChanged" is a newer Claude Code event, not supported here'],
   ]);
 });

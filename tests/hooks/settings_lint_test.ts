@@ -230,6 +230,7 @@ Deno.test("events that never fire here are named with why, one warning per event
     PreCompact: [group("manual", run("a")), group(undefined, run("b"))],
     PostCompact: [group(undefined, run("c", { timeout: 9000 }))],
     CwdChanged: [group(undefined, run("$CLAUDE_PROJECT_DIR/missing.sh"))],
+    SessionEnd: [group(undefined, run("d"))],
   });
   await lintProject({ [PROJECT]: text }, (diagnostics) => {
     assertEquals(summary(diagnostics), [
@@ -241,6 +242,8 @@ Deno.test("events that never fire here are named with why, one warning per event
       "warning LINT_EVENT_NEVER_FIRES /hooks/CwdChanged: " +
       '"CwdChanged" is accepted but never fires in llama-agent: it is a newer Claude Code event ' +
       "that llama-agent does not support",
+      "warning LINT_EVENT_NEVER_FIRES /hooks/SessionEnd: " +
+      '"SessionEnd" never fires in the "llama" profile: it fires only with --compat claude',
     ]);
   });
 });
