@@ -15,7 +15,10 @@ import type { PermissionRule } from "../agent/permission_rules.ts";
 import { proposedFileChange } from "../agent/proposed_change.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
 import type { PermissionSuggestion } from "../hooks/payload.ts";
-import { answerPermissionRequest } from "../hooks/permission_request_decision.ts";
+import {
+  answerPermissionRequest,
+  type SessionPermissionUpdates,
+} from "../hooks/permission_request_decision.ts";
 import type { ToolCapability } from "../profile/tool_identity.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -152,6 +155,7 @@ async function runPermissionRequestHooks(
     case "ask":
       return null;
     case "allow":
+      if (answer.permissionUpdates) applyPermissionUpdates(session, answer.permissionUpdates);
       return answer.updatedInput === null
         ? ALLOWED
         : { kind: "allowed", updatedInput: answer.updatedInput.input };
@@ -178,6 +182,22 @@ async function runPermissionRequestHooks(
     default:
       return answer satisfies never;
   }
+}
+
+/**
+ * A PermissionRequest allow's `updatedPermissions`, kept as the user's "always allow" / "always
+ * reject" answers are: for this session only, whatever `destination` the hook named, since
+ * llama-agent writes no settings file. What cannot be kept is said in the log.
+ */
+function applyPermissionUpdates(session: AgentSession, updates: SessionPermissionUpdates): void {
+  for (const rule of updates.rules) {
+    rememberAnswer(session, rule.toolName, {
+      decision: rule.behavior,
+      always: true,
+      cancelled: false,
+    });
+  }
+  for (const line of updates.ignored) session.log(line);
 }
 
 /**

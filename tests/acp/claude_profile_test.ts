@@ -4,14 +4,17 @@
  * Claude Code, and hooks get Claude Code's payloads (claude-compat.md §0–§5). The same settings
  * under the default profile do not see Claude Code's names.
  */
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { callTool, reply, steppedModel } from "./fake_models.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  calling,
+  CLAUDE_TURN_KEYS,
+  exists,
+  lastToolCallUpdate,
+  text,
+} from "./claude_session_fixture.ts";
 import { readLog, seen } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
-
-const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 /** Refuses `rm -rf` in Bash, as a Claude Code user would write it. */
 const GUARD = `#!/bin/sh
@@ -59,26 +62,6 @@ const PROJECT = {
   ".claude/hooks/log.sh": LOG,
 };
 
-/** A model that makes these calls, one per step, then answers; `requests` gets each request. */
-function calling(calls: readonly [string, unknown][], requests: GenerateRequest[] = []) {
-  return steppedModel([
-    ...calls.map(
-      ([name, input]) => (r: GenerateRequest) => (requests.push(r), callTool(name, input)(r)),
-    ),
-    (r: GenerateRequest) => (requests.push(r), reply("done")(r)),
-  ]);
-}
-
-const COMMON_KEYS = [
-  "session_id",
-  "transcript_path",
-  "cwd",
-  "prompt_id",
-  "permission_mode",
-  "effort",
-  "hook_event_name",
-];
-
 Deno.test("claude profile: a PreToolUse hook on Bash that checks tool_name blocks rm -rf", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
@@ -99,7 +82,12 @@ Deno.test("claude profile: a PreToolUse hook on Bash that checks tool_name block
       "Grep",
     ]);
     const [pre] = await readLog(`${t.cwd}/pre.log`);
-    assertEquals(Object.keys(pre!), [...COMMON_KEYS, "tool_name", "tool_input", "tool_use_id"]);
+    assertEquals(Object.keys(pre!), [
+      ...CLAUDE_TURN_KEYS,
+      "tool_name",
+      "tool_input",
+      "tool_use_id",
+    ]);
     assertEquals(pre!.effort, { level: "medium" });
     assertEquals(
       JSON.stringify(pre!.tool_input),
@@ -127,7 +115,14 @@ Deno.test("claude profile: an Edit|Write PostToolUse hook gets Claude Code's too
     assertEquals([write!.tool_name, edit!.tool_name], ["Write", "Edit"]);
     assertEquals(
       Object.keys(edit!),
-      [...COMMON_KEYS, "tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"],
+      [
+        ...CLAUDE_TURN_KEYS,
+        "tool_name",
+        "tool_input",
+        "tool_response",
+        "tool_use_id",
+        "duration_ms",
+      ],
     );
     assertEquals(
       JSON.stringify(write!.tool_input),
@@ -183,7 +178,7 @@ Deno.test("claude profile: a Bash exit 3 fires PostToolUseFailure with `Exit cod
     assertEquals(
       Object.keys(failure!),
       [
-        ...COMMON_KEYS,
+        ...CLAUDE_TURN_KEYS,
         "tool_name",
         "tool_input",
         "tool_use_id",
@@ -219,10 +214,7 @@ Deno.test("claude profile: an Edit whose string is absent fires no tool hook; th
       "tool Edit: <tool_use_error>String to replace not found in file.\nString: not-there" +
         "</tool_use_error>",
     );
-    const final = t.updates.map((u) => u.update).filter((u) =>
-      u.sessionUpdate === "tool_call_update"
-    ).at(-1);
-    assert(final?.sessionUpdate === "tool_call_update");
+    const final = lastToolCallUpdate(t.updates);
     assertEquals(final.status, "failed");
     assertEquals(await Deno.readTextFile(`${t.cwd}/hello.txt`), "alpha\nbeta\n");
   });
@@ -260,7 +252,7 @@ Deno.test("llama profile: the same settings do not see shell as Bash", async () 
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("clean") });
-    assertEquals(await Deno.stat(`${t.cwd}/victim`).then(() => true, () => false), false);
+    assertEquals(await exists(`${t.cwd}/victim`), false);
     assertEquals(await readLog(`${t.cwd}/guard.log`), [], "the Bash matcher never fired");
     const [pre] = await readLog(`${t.cwd}/pre.log`);
     assertEquals(pre!.tool_name, "shell");

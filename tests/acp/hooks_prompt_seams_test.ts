@@ -1,11 +1,9 @@
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { reply, steppedModel } from "./fake_models.ts";
+import { recordingModel, text, TURN_KEYS } from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-
-const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 Deno.test("SessionStart fires once with source startup, and its context starts the model's context", async () => {
   const requests: GenerateRequest[] = [];
@@ -23,7 +21,7 @@ Deno.test("SessionStart fires once with source startup, and its context starts t
         ]],
       }),
     },
-    model: steppedModel([(r) => (requests.push(r), reply("ok")(r))]),
+    model: recordingModel([reply("ok")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("hi") });
@@ -51,7 +49,7 @@ Deno.test("SessionStart fires once per session id per process; a session loaded 
         SessionStart: [[null, `${logging("start.log")}; echo 'on call: Ada'`]],
       }),
     },
-    model: steppedModel([(r) => (requests.push(r), reply("ok")(r))]),
+    model: recordingModel([reply("ok")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/close", { sessionId });
@@ -113,7 +111,7 @@ Deno.test("UserPromptSubmit context and plain stdout reach the model before the 
         ],
       }),
     },
-    model: steppedModel([(r) => (requests.push(r), reply("ok")(r))]),
+    model: recordingModel([reply("ok")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", {
@@ -133,11 +131,7 @@ Deno.test("UserPromptSubmit context and plain stdout reach the model before the 
     );
     const [payload] = await readLog(`${t.cwd}/ups.log`);
     assertEquals(Object.keys(payload!), [
-      "session_id",
-      "transcript_path",
-      "cwd",
-      "prompt_id",
-      "permission_mode",
+      ...TURN_KEYS,
       "hook_event_name",
       "prompt",
     ]);
@@ -183,11 +177,7 @@ Deno.test("a Stop block annotates the response; with the option on, the model he
         ]],
       }),
     },
-    model: steppedModel([
-      (r) => (requests.push(r), reply("done")(r)),
-      (r) => (requests.push(r), reply("tests pass")(r)),
-      (r) => (requests.push(r), reply("done")(r)),
-    ]),
+    model: recordingModel([reply("done"), reply("tests pass"), reply("done")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     const plain = await t.agent.request("session/prompt", { sessionId, prompt: text("fix it") });
@@ -226,10 +216,7 @@ Deno.test("systemMessage and a crashing hook are shown to the user, never to the
         ]],
       }),
     },
-    model: steppedModel([
-      (r) => (requests.push(r), reply("ok")(r)),
-      (r) => (requests.push(r), reply("ok")(r)),
-    ]),
+    model: recordingModel([reply("ok"), reply("ok")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("hi") });

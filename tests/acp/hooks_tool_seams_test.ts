@@ -1,21 +1,19 @@
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { parsePermissionRules } from "../../src/agent/permission_rules.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
+import {
+  batches,
+  exists,
+  lastToolCallUpdate,
+  oneCall,
+  sleepMarker,
+  text,
+  untilRunning,
+} from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
-
-const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
-
-/** A model that makes one call, then answers; `requests` gets what it was given each time. */
-function oneCall(name: string, input: unknown, requests: GenerateRequest[] = []) {
-  return steppedModel([
-    (r) => (requests.push(r), callTool(name, input)(r)),
-    (r) => (requests.push(r), reply("done")(r)),
-  ]);
-}
 
 const pre = (json: Record<string, unknown>) =>
   printing({ hookSpecificOutput: { hookEventName: "PreToolUse", ...json } });
@@ -38,12 +36,9 @@ Deno.test("a PreToolUse deny skips dispatch, fails the call with the hook's reas
     const sessionId = await t.newSession();
     const response = await t.agent.request("session/prompt", { sessionId, prompt: text("w") });
     assertEquals(response.stopReason, "end_turn");
-    assertEquals(await Deno.stat(`${t.cwd}/out.txt`).then(() => true, () => false), false);
+    assertEquals(await exists(`${t.cwd}/out.txt`), false);
     assertEquals(t.permissionRequests.length, 0, "a denied call asks nobody");
-    const final = t.updates.map((u) => u.update).filter((u) =>
-      u.sessionUpdate === "tool_call_update"
-    ).at(-1);
-    assert(final?.sessionUpdate === "tool_call_update");
+    const final = lastToolCallUpdate(t.updates);
     assertEquals(final.status, "failed");
     assertEquals(final._meta, {
       "llama-agent/hook": { event: "PreToolUse", decision: "deny", reason: "no writes today" },
@@ -110,7 +105,7 @@ Deno.test("updatedInput rewrites the call before dispatch, with allow too, and t
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("w") });
     assertEquals(await Deno.readTextFile(`${t.cwd}/safe.txt`), "rewritten");
-    assertEquals(await Deno.stat(`${t.cwd}/danger.txt`).then(() => true, () => false), false);
+    assertEquals(await exists(`${t.cwd}/danger.txt`), false);
     assertEquals(t.permissionRequests.length, 0, "allow skipped the prompt");
     const rewritten = t.updates.map((u) => u.update).find((u) =>
       u.sessionUpdate === "tool_call_update" && u.rawInput !== undefined
@@ -176,7 +171,7 @@ Deno.test("ask makes even an auto-approved read ask the client; allow never beat
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("r") });
-    assertEquals(await Deno.stat(`${t.cwd}/ran.txt`).then(() => true, () => false), false);
+    assertEquals(await exists(`${t.cwd}/ran.txt`), false);
   });
 });
 
@@ -198,19 +193,10 @@ Deno.test("PostToolUse context and block reasons reach the model; PostToolUseFai
         PostToolUseFailure: [[null, `${logging("fail.log")}; echo 'check the path' >&2; exit 2`]],
       }),
     },
-    model: steppedModel([
-      (r) => (requests.push(r), {
-        text: "",
-        thought: "",
-        toolCalls: [{ name: "fs_read", input: { file_path: "a.txt" } }, {
-          name: "fs_read",
-          input: { file_path: "missing.txt" },
-        }],
-        stop: "tool_calls",
-        tokens: { prompt: 1, evaluated: 1, generated: 1 },
-      }),
-      (r) => (requests.push(r), reply("done")(r)),
-    ]),
+    model: batches([[
+      { name: "fs_read", input: { file_path: "a.txt" } },
+      { name: "fs_read", input: { file_path: "missing.txt" } },
+    ]], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("r") });
@@ -258,7 +244,7 @@ Deno.test("continue:false from PreToolUse ends the turn with hook_stop_reason an
     assertEquals(response.stopReason, "end_turn");
     assertEquals(response._meta?.hook_stop_reason, "maintenance window");
     assertEquals(calls, 1, "the model was not called again");
-    assertEquals(await Deno.stat(`${t.cwd}/ran.txt`).then(() => true, () => false), false);
+    assertEquals(await exists(`${t.cwd}/ran.txt`), false);
     assertStringIncludes(
       t.text(sessionId),
       "PreToolUse:shell hook stopped continuation: maintenance window",
@@ -273,18 +259,14 @@ Deno.test("continue:false from PreToolUse ends the turn with hook_stop_reason an
 });
 
 Deno.test("cancel during a running PreToolUse hook answers cancelled at once and kills the hook", async () => {
-  const marker = `27.${Math.floor(Math.random() * 1e6)}`;
+  const marker = sleepMarker(27);
   await withInMemoryAgent({
     files: { ".claude/settings.json": settings({ PreToolUse: [[null, `sleep ${marker}`]] }) },
     model: oneCall("fs_read", { file_path: "a.txt" }),
   }, async (t) => {
     const sessionId = await t.newSession();
     const prompt = t.agent.request("session/prompt", { sessionId, prompt: text("r") });
-    const deadline = performance.now() + 5000;
-    while ((await livingPidsMatching(`sleep ${marker}`)).length === 0) {
-      assert(performance.now() < deadline, "the hook never started");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilRunning(`sleep ${marker}`);
     const sent = performance.now();
     await t.agent.notify("session/cancel", { sessionId });
     assertEquals((await prompt).stopReason, "cancelled");

@@ -1,24 +1,24 @@
 /**
  * PermissionRequest in the `claude` profile: it fires right before the agent would ask the client
  * (`session/request_permission`), and an allow or deny answers without asking, as in Claude
- * Code. In the default profile it never fires.
+ * Code; an allow's `updatedPermissions` rules are kept as the session's "always" answers. In the
+ * default profile it never fires.
  */
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { callTool, reply, steppedModel } from "./fake_models.ts";
+import {
+  calling,
+  cancelWhileHanging,
+  CLAUDE_TURN_KEYS,
+  exists,
+  hangingHook,
+  lastToolCallUpdate,
+  oneCall,
+  sleepMarker,
+  text,
+} from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
-
-const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
-
-/** A model that makes one call, then answers; `requests` gets what it was given each time. */
-function oneCall(name: string, input: unknown, requests: GenerateRequest[] = []) {
-  return steppedModel([
-    (r) => (requests.push(r), callTool(name, input)(r)),
-    (r) => (requests.push(r), reply("done")(r)),
-  ]);
-}
 
 /** A PermissionRequest hook that logs its stdin to perm.log, then answers `json` (if any). */
 function permissionHook(json?: unknown): string {
@@ -39,8 +39,6 @@ function project(command: string, matcher: string | null = "Bash") {
   };
 }
 
-const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
-
 Deno.test("PermissionRequest deny answers without asking the client: the tool does not run, the model hears why", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
@@ -54,10 +52,7 @@ Deno.test("PermissionRequest deny answers without asking the client: the tool do
     assertEquals(t.permissionRequests.length, 0, "the client is never asked");
     assertEquals(await Deno.readTextFile(`${t.cwd}/victim/keep.txt`), "keep me\n");
     assertStringIncludes(seen(requests[1]!), "tool Bash: not in this repo");
-    const final = t.updates.map((u) => u.update).filter((u) =>
-      u.sessionUpdate === "tool_call_update"
-    ).at(-1);
-    assert(final?.sessionUpdate === "tool_call_update");
+    const final = lastToolCallUpdate(t.updates);
     assertEquals(final.status, "failed");
     assertEquals(final._meta, {
       "llama-agent/hook": {
@@ -156,6 +151,72 @@ Deno.test("PermissionRequest allow with an updatedInput that breaks the schema r
   });
 });
 
+/** A hook that allows and sends these `updatedPermissions`; a model that runs Bash twice. */
+function allowingTwice(updatedPermissions: unknown, requests: GenerateRequest[] = []) {
+  return {
+    profile: "claude" as const,
+    files: project(permissionHook(decision({ behavior: "allow", updatedPermissions }))),
+    model: calling([
+      ["Bash", { command: "echo one >> out.txt" }],
+      ["Bash", { command: "echo two >> out.txt" }],
+    ], requests),
+  };
+}
+
+Deno.test("PermissionRequest allow with updatedPermissions addRules allow: the next call of the tool asks nobody and fires no PermissionRequest", async () => {
+  const rule = { type: "addRules", rules: [{ toolName: "Bash" }], behavior: "allow" };
+  await withInMemoryAgent(allowingTwice([{ ...rule, destination: "localSettings" }]), async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "one\ntwo\n");
+    assertEquals((await readLog(`${t.cwd}/perm.log`)).length, 1, "fired for the first call only");
+    assertEquals(t.permissionRequests.length, 0);
+    const written = [`${t.cwd}/.claude/settings.local.json`, `${t.home}/.claude/settings.json`];
+    for (const path of written) {
+      assertEquals(await exists(path), false, `${path}: llama-agent writes no settings`);
+    }
+  });
+});
+
+Deno.test("PermissionRequest allow with updatedPermissions addRules deny: this call runs, the next is refused without asking", async () => {
+  const requests: GenerateRequest[] = [];
+  const rule = { type: "addRules", rules: [{ toolName: "Bash" }], behavior: "deny" };
+  await withInMemoryAgent(
+    allowingTwice([{ ...rule, destination: "session" }], requests),
+    async (t) => {
+      const sessionId = await t.newSession();
+      await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "one\n");
+      assertEquals((await readLog(`${t.cwd}/perm.log`)).length, 1);
+      assertEquals(t.permissionRequests.length, 0);
+      assertStringIncludes(seen(requests[2]!), "tool Bash: The user denied permission to run Bash");
+    },
+  );
+});
+
+Deno.test("PermissionRequest updatedPermissions that cannot be kept change nothing: the allow holds, each is one log line", async () => {
+  const updates = [
+    { type: "addRules", rules: "Bash", behavior: "allow", destination: "session" },
+    { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "echo *" }], behavior: "allow" },
+    "Bash",
+    { type: "setMode", mode: "bypassPermissions", destination: "session" },
+    { type: "addRules", rules: [{ toolName: "Bash" }], behavior: "ask", destination: "session" },
+  ];
+  for (const updatedPermissions of [updates, { Bash: "allow" }]) {
+    await withInMemoryAgent(allowingTwice(updatedPermissions), async (t) => {
+      const sessionId = await t.newSession();
+      const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      assertEquals(response.stopReason, "end_turn");
+      assertEquals(await Deno.readTextFile(`${t.cwd}/out.txt`), "one\ntwo\n");
+      assertEquals((await readLog(`${t.cwd}/perm.log`)).length, 2, "fired for both calls");
+      assertEquals(t.permissionRequests.length, 0);
+      const lines = t.logs.filter((line) => line.includes("updatedPermissions"));
+      // Once per call: each allow sends them again.
+      assertEquals(lines.length, Array.isArray(updatedPermissions) ? 10 : 2, lines.join("\n"));
+    });
+  }
+});
+
 Deno.test("PermissionRequest with no decision leaves the client to be asked, as before", async () => {
   await withInMemoryAgent({
     profile: "claude",
@@ -181,13 +242,7 @@ Deno.test("PermissionRequest gets Claude Code's payload, in its key order", asyn
     const [payload, ...more] = await readLog(`${t.cwd}/perm.log`);
     assertEquals(more, []);
     assertEquals(Object.keys(payload!), [
-      "session_id",
-      "transcript_path",
-      "cwd",
-      "prompt_id",
-      "permission_mode",
-      "effort",
-      "hook_event_name",
+      ...CLAUDE_TURN_KEYS,
       "tool_name",
       "tool_input",
       "permission_suggestions",
@@ -242,6 +297,21 @@ Deno.test("PermissionRequest deny with interrupt also ends the turn", async () =
     assertEquals(response._meta?.hook_stop_reason, "stop everything");
     assertEquals(requests.length, 1, "the model is not called again");
     assertEquals(await exists(`${t.cwd}/out.txt`), false);
+  });
+});
+
+Deno.test("cancel while a PermissionRequest hook runs: the hook is killed, the turn ends cancelled, nobody is asked, nothing runs", async () => {
+  const requests: GenerateRequest[] = [];
+  const marker = sleepMarker(30);
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(hangingHook(marker)),
+    model: oneCall("Bash", { command: "touch ran.txt" }, requests),
+  }, async (t) => {
+    await cancelWhileHanging(t, marker);
+    assertEquals(t.permissionRequests.length, 0, "the client is never asked");
+    assertEquals(await exists(`${t.cwd}/ran.txt`), false, "the tool did not run");
+    assertEquals(requests.length, 1, "the model is not called again");
   });
 });
 

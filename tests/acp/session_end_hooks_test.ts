@@ -6,10 +6,9 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { sessionEndBudget } from "../../src/acp/session_end_hooks.ts";
+import { exists, oneCall, sleepMarker, text, untilRunning } from "./claude_session_fixture.ts";
 import { readLog, settings } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
-
-const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
 /** A hook command that appends its stdin (one line) to `path`, an absolute path. */
 function loggingTo(path: string): string {
@@ -103,7 +102,7 @@ Deno.test("SessionEnd fires when the agent shuts down, and once only for a sessi
 });
 
 Deno.test("SessionEnd: a hook still running at the 1.5 s budget is killed, group and all, and close returns", async () => {
-  const marker = `30.${Math.floor(Math.random() * 1e6)}`;
+  const marker = sleepMarker(30);
   await withInMemoryAgent({
     profile: "claude",
     files: {
@@ -170,6 +169,47 @@ Deno.test("SessionEnd: nothing a hook says reaches the client once the session i
     await new Promise((resolve) => setTimeout(resolve, 20));
     assertEquals(t.updates.slice(before), []);
     assert(t.logs.some((line) => line.includes("it broke")), "a failure goes to the log");
+  });
+});
+
+Deno.test("session/close during a running prompt: the prompt answers cancelled, nothing is sent after, PostToolBatch does not fire, SessionEnd fires once", async () => {
+  const marker = sleepMarker(30);
+  await withOuterDir(async (dir) => {
+    let sessionId = "";
+    await withInMemoryAgent({
+      profile: "claude",
+      files: {
+        ".claude/settings.json": settings({
+          SessionEnd: [[null, loggingTo(`${dir}/end.log`)]],
+          PostToolBatch: [[null, loggingTo(`${dir}/batch.log`)]],
+        }),
+      },
+      model: oneCall("Bash", { command: `sleep ${marker}; touch late` }),
+    }, async (t) => {
+      sessionId = await t.newSession();
+      const prompt = t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      await untilRunning(`sleep ${marker}`);
+      await t.agent.request("session/close", { sessionId });
+      const sentBeforeClose = t.updates.filter((u) => u.sessionId === sessionId).length;
+      assertEquals((await prompt).stopReason, "cancelled");
+      // A round trip after the close: anything the closed session still sent has arrived.
+      await t.newSession();
+      assertEquals(
+        t.updates.filter((u) => u.sessionId === sessionId).length,
+        sentBeforeClose,
+        "no update after the close",
+      );
+      assertEquals(await livingPidsMatching(`sleep ${marker}`), [], "the tool was killed");
+      assertEquals(await exists(`${t.cwd}/late`), false, "it never got past its sleep");
+      assertEquals(
+        (await readLog(`${dir}/end.log`)).map((payload) => payload.session_id),
+        [sessionId],
+        "SessionEnd fired on the close",
+      );
+    });
+    assertEquals(await readLog(`${dir}/batch.log`), [], "a batch cut short fires no PostToolBatch");
+    const ended = (await readLog(`${dir}/end.log`)).filter((p) => p.session_id === sessionId);
+    assertEquals(ended.length, 1, "not again when the agent shuts down");
   });
 });
 

@@ -3,33 +3,19 @@
  * calls have results and before the model is called again, with every call of the batch (one
  * refused before any hook too: claude-compat.md §0.2). In the default profile it never fires.
  */
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { GenerateRequest, RequestedToolCall } from "../../src/model/model.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { reply, type Step, steppedModel } from "./fake_models.ts";
+import {
+  batches,
+  cancelWhileHanging,
+  CLAUDE_TURN_KEYS,
+  exists,
+  hangingHook,
+  sleepMarker,
+  text,
+} from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
-
-const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
-
-/** One model reply asking for all of `calls` at once. */
-function batch(calls: readonly RequestedToolCall[]): Step {
-  return () => ({
-    text: "",
-    thought: "",
-    toolCalls: calls,
-    stop: "tool_calls",
-    tokens: { prompt: 1, evaluated: 1, generated: 1 },
-  });
-}
-
-/** A model that makes these batches, one per reply, then answers; `requests` gets each request. */
-function batches(list: readonly (readonly RequestedToolCall[])[], requests: GenerateRequest[]) {
-  return steppedModel([
-    ...list.map((calls) => (r: GenerateRequest) => (requests.push(r), batch(calls)(r))),
-    (r: GenerateRequest) => (requests.push(r), reply("done")(r)),
-  ]);
-}
 
 const TWO_CALLS: readonly RequestedToolCall[] = [
   { name: "Bash", input: { command: "echo hi", description: "greet" } },
@@ -68,16 +54,7 @@ Deno.test("PostToolBatch fires once per batch, with every call of it, a validati
     await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
     const [first, second, ...more] = await readLog(`${t.cwd}/batch.log`);
     assertEquals(more, []);
-    assertEquals(Object.keys(first!), [
-      "session_id",
-      "transcript_path",
-      "cwd",
-      "prompt_id",
-      "permission_mode",
-      "effort",
-      "hook_event_name",
-      "tool_calls",
-    ]);
+    assertEquals(Object.keys(first!), [...CLAUDE_TURN_KEYS, "tool_calls"]);
     assertEquals(first!.hook_event_name, "PostToolBatch");
     const calls = first!.tool_calls as Record<string, unknown>[];
     assertEquals(calls.map((call) => Object.keys(call)), [
@@ -168,6 +145,78 @@ Deno.test("PostToolBatch does not fire for a batch a hook's stop cut short", asy
     const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
     assertEquals(response._meta?.hook_stop_reason, "halt");
     assertEquals(await readLog(`${t.cwd}/batch.log`), []);
+  });
+});
+
+Deno.test("PostToolBatch has every call a hook refused: a PreToolUse deny, a PermissionRequest deny, an unknown tool, each with what the model read", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: {
+      ".claude/settings.json": settings({
+        PreToolUse: [[
+          "Write",
+          printing({
+            hookSpecificOutput: {
+              hookEventName: "PreToolUse",
+              permissionDecision: "deny",
+              permissionDecisionReason: "no writes today",
+            },
+          }),
+        ]],
+        PermissionRequest: [[
+          "Bash",
+          printing({
+            hookSpecificOutput: {
+              hookEventName: "PermissionRequest",
+              decision: { behavior: "deny", message: "no shell today" },
+            },
+          }),
+        ]],
+        PostToolBatch: [[null, logging("batch.log")]],
+      }),
+    },
+    model: batches([[
+      { name: "Write", input: { file_path: "out.txt", content: "x" } },
+      { name: "Bash", input: { command: "touch ran.txt" } },
+      { name: "MultiEdit", input: { file_path: "notes.txt", edits: [] } },
+    ]], requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    const [only, ...more] = await readLog(`${t.cwd}/batch.log`);
+    assertEquals(more, []);
+    const calls = only!.tool_calls as Record<string, unknown>[];
+    assertEquals(calls.map((call) => [call.tool_name, call.tool_use_id]), [
+      ["Write", "call_1"],
+      ["Bash", "call_2"],
+      ["MultiEdit", "call_3"],
+    ]);
+    assertEquals(calls.map((call) => call.tool_response), resultsSeen(requests[1]!));
+    for (const [index, why] of ["no writes today", "no shell today", "No such tool"].entries()) {
+      assertStringIncludes(String(calls[index]!.tool_response), why);
+    }
+    assertEquals(t.permissionRequests.length, 0, "the client is never asked");
+    assertEquals([await exists(`${t.cwd}/out.txt`), await exists(`${t.cwd}/ran.txt`)], [
+      false,
+      false,
+    ]);
+  });
+});
+
+Deno.test("cancel while a PostToolBatch hook runs: the hook is killed, the turn ends cancelled, the model is not called again", async () => {
+  const requests: GenerateRequest[] = [];
+  const marker = sleepMarker(30);
+  await withInMemoryAgent({
+    profile: "claude",
+    files: {
+      ...project(hangingHook(marker)),
+      "notes.txt": "hello\n",
+    },
+    model: batches([[{ name: "Read", input: { file_path: "notes.txt" } }]], requests),
+  }, async (t) => {
+    await cancelWhileHanging(t, marker);
+    assertEquals(requests.length, 1, "the model is not called again");
   });
 });
 
