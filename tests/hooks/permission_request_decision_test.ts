@@ -5,6 +5,7 @@ import { type HookOutcome, interpretResult } from "../../src/hooks/hook_outcome.
 import {
   answerPermissionRequest,
   PERMISSION_REQUEST_DENIED,
+  sessionPermissionUpdates,
 } from "../../src/hooks/permission_request_decision.ts";
 import { answered, commandRegistration, exited, failed } from "./registration_fixture.ts";
 
@@ -156,4 +157,29 @@ Deno.test("PermissionRequest: the combined decision agrees (a deny blocks, appro
   assertEquals(approved.verdict.kind, "allow");
   assertEquals(approved.updatedInput, { by: id(1), input: { command: "ls" } });
   assertEquals(approved.ignored, []);
+});
+
+Deno.test("updatedPermissions: whole-tool addRules are kept in order, everything else is left out saying why", () => {
+  const updates = sessionPermissionUpdates([
+    { type: "addRules", rules: [{ toolName: "Bash" }, { toolName: "Read" }], behavior: "allow" },
+    { type: "addRules", rules: [{ toolName: "Write" }], behavior: "deny", destination: "user" },
+    { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm test" }], behavior: "allow" },
+    { type: "setMode", mode: "acceptEdits" },
+    { type: "addRules", rules: [{ toolName: "Edit" }], behavior: "ask" },
+    "Bash",
+  ]);
+  assertEquals(updates.rules, [
+    { toolName: "Bash", behavior: "allow" },
+    { toolName: "Read", behavior: "allow" },
+    { toolName: "Write", behavior: "deny" },
+  ]);
+  assertEquals(updates.ignored, [
+    '"updatedPermissions[2].rules[0]" ignored: "Bash(npm test)" is narrower than the whole ' +
+    "tool; this session remembers answers for whole tools only",
+    '"updatedPermissions[3]" ignored: only "addRules" updates are kept here (got "setMode")',
+    '"updatedPermissions[4].rules[0]" ignored: an "ask" rule cannot be kept; this session ' +
+    "remembers only always-allow and always-reject answers",
+    '"updatedPermissions[5]" ignored: it must be an object',
+  ]);
+  assertEquals(sessionPermissionUpdates({}).rules, []);
 });
