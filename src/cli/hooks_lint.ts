@@ -32,8 +32,9 @@ const spec: CommandSpec = {
     "the profile (Claude Code's Bash, Edit, ... unless --compat claude), scripts that check\n" +
     "tool_name against the other profile's names, timeouts that look like milliseconds, JSONC\n" +
     'that Claude Code rejects, fields and events with no effect here, "disableAllHooks",\n' +
-    "$CLAUDE_PROJECT_DIR scripts that are missing or not executable, commands not on PATH,\n" +
-    "bash-only syntax that /bin/sh rejects, and ${CLAUDE_PLUGIN_ROOT} in a settings hook (it is\n" +
+    "$CLAUDE_PROJECT_DIR and ${CLAUDE_PLUGIN_ROOT} scripts that are missing or not\n" +
+    "executable, commands not on PATH, bash-only syntax that /bin/sh rejects, and\n" +
+    "${CLAUDE_PLUGIN_ROOT} in a settings hook (it is\n" +
     "empty outside a plugin). With --compat claude, the hooks/hooks.json of each --plugin-dir\n" +
     "plugin and of each plugin the settings enable is checked like a settings file, and a\n" +
     'plugin that cannot load says why. --fix rewrites list matchers such as "Bash" to\n' +

@@ -1,11 +1,13 @@
 /**
- * Scripts a command hook runs from the project (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`)
- * that are missing or not executable: such a hook fails every time it fires. The command is read
- * the way `/bin/sh` would split it, but only as far as needed to find the word that names the
- * program; anything the shell would compute at run time (other variables, globs, `$(...)`) is
- * left alone, so the lint never guesses.
+ * Scripts a command hook runs from the project (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`), or
+ * a plugin's hook from its plugin (`${CLAUDE_PLUGIN_ROOT}/hooks/x.sh`), that are missing or not
+ * executable: such a hook fails every time it fires. The command is read the way `/bin/sh`
+ * would split it, but only as far as needed to find the word that names the program; anything
+ * the shell would compute at run time (other variables, globs, `$(...)`) is left alone, so the
+ * lint never guesses.
  */
 import type { CommandHandlerConfig } from "./handler_config.ts";
+import type { PluginLocation } from "./plugin_location.ts";
 
 /** What the lint needs to know of a path; null when nothing is there. */
 export interface FileStat {
@@ -15,10 +17,23 @@ export interface FileStat {
 }
 export type StatFile = (path: string) => Promise<FileStat | null>;
 
-/** `$CLAUDE_PROJECT_DIR` followed by `rest` (which starts with "/"), as one hook word names it. */
+/**
+ * The directory a script path starts from: the project (`$CLAUDE_PROJECT_DIR`, every hook), or
+ * the plugin (`$CLAUDE_PLUGIN_ROOT`, set only for a plugin's own hooks).
+ */
+export type ScriptBase = "project" | "plugin";
+
+/** Where each base lies for one hook: `plugin` only for a plugin's hook. */
+export interface ScriptDirs {
+  readonly project: string;
+  readonly plugin?: PluginLocation;
+}
+
+/** The base's variable followed by `rest` (which starts with "/"), as one hook word names it. */
 export interface ScriptReference {
   /** The field that holds it: `["command"]` or `["args", i]`. */
   readonly field: readonly (string | number)[];
+  readonly base: ScriptBase;
   readonly rest: string;
   /** True when the script is the program itself (then it must be executable too). */
   readonly runDirectly: boolean;
@@ -38,17 +53,36 @@ const RUN_SUBCOMMAND = /^(deno|bun)$/;
 const PREFIX = new Set(["exec", "command", "nohup", "time", "env"]);
 const RESERVED = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** Stands for the project directory while a word is being read. */
-const DIR = "\u0000";
-const VARIABLE = "CLAUDE_PROJECT_DIR";
 
-/** The scripts a command handler runs from the project directory. */
-export function scriptReferences(handler: CommandHandlerConfig): ScriptReference[] {
-  if (handler.args !== undefined) return execReferences(handler.command, handler.args);
+interface BaseWords {
+  readonly variable: string;
+  /** Stands for the base's directory while a word is being read. */
+  readonly marker: string;
+}
+const BASES: Readonly<Record<ScriptBase, BaseWords>> = {
+  project: { variable: "CLAUDE_PROJECT_DIR", marker: "\u0000" },
+  plugin: { variable: "CLAUDE_PLUGIN_ROOT", marker: "\u0001" },
+};
+const BASE_NAMES: readonly ScriptBase[] = ["project", "plugin"];
+const MARKERS = new RegExp(`[${BASE_NAMES.map((b) => BASES[b].marker).join("")}]`);
+
+/**
+ * The scripts a command handler runs from the directories of `bases`: the project's alone by
+ * default; pass `"plugin"` too for a plugin's hook (in a settings hook `$CLAUDE_PLUGIN_ROOT` is
+ * empty, which plugin_lint.ts reports).
+ */
+export function scriptReferences(
+  handler: CommandHandlerConfig,
+  bases: readonly ScriptBase[] = ["project"],
+): ScriptReference[] {
+  if (handler.args !== undefined) return execReferences(handler.command, handler.args, bases);
   const references: ScriptReference[] = [];
   for (const words of splitShell(handler.command)) {
-    const reference = programScript(words.map((w) => (w.dynamic ? undefined : w.text)));
-    if (reference && !references.some((r) => r.rest === reference.rest)) {
+    const reference = programScript(words.map((w) => (w.dynamic ? undefined : w.text)), bases);
+    if (
+      reference &&
+      !references.some((r) => r.base === reference.base && r.rest === reference.rest)
+    ) {
       references.push({ field: ["command"], ...reference });
     }
   }
@@ -59,10 +93,19 @@ export function scriptReferences(handler: CommandHandlerConfig): ScriptReference
  * Exec form has no shell; Claude Code substitutes path placeholders into `command` and each
  * `args` element as plain text, so a reference there is read without any quoting rules.
  */
-function execReferences(command: string, args: readonly string[]): ScriptReference[] {
-  const placeholder = new RegExp(`^\\$(\\{${VARIABLE}\\}|${VARIABLE}(?![A-Za-z0-9_]))`);
-  const words = [command, ...args].map((word) => word.replace(placeholder, DIR));
-  const reference = programScript(words);
+function execReferences(
+  command: string,
+  args: readonly string[],
+  bases: readonly ScriptBase[],
+): ScriptReference[] {
+  const placeholders = BASE_NAMES.map((base) => {
+    const { variable, marker } = BASES[base];
+    return [new RegExp(`^\\$(\\{${variable}\\}|${variable}(?![A-Za-z0-9_]))`), marker] as const;
+  });
+  const words = [command, ...args].map((word) =>
+    placeholders.reduce((text, [placeholder, marker]) => text.replace(placeholder, marker), word)
+  );
+  const reference = programScript(words, bases);
   if (reference === undefined) return [];
   return [{
     field: reference.index === 0 ? ["command"] : ["args", reference.index - 1],
@@ -73,7 +116,8 @@ function execReferences(command: string, args: readonly string[]): ScriptReferen
 /** The script of one simple command: its program, or an interpreter's script argument. */
 function programScript(
   words: readonly (string | undefined)[],
-): { rest: string; runDirectly: boolean; index: number } | undefined {
+  bases: readonly ScriptBase[],
+): { base: ScriptBase; rest: string; runDirectly: boolean; index: number } | undefined {
   let k = 0;
   while (k < words.length) {
     const word = words[k];
@@ -89,8 +133,8 @@ function programScript(
   }
   const program = words[k];
   if (program === undefined) return undefined;
-  const direct = projectRest(program);
-  if (direct !== undefined) return { rest: direct, runDirectly: true, index: k };
+  const direct = baseRest(program, bases);
+  if (direct !== undefined) return { ...direct, runDirectly: true, index: k };
   const name = program.slice(program.lastIndexOf("/") + 1);
   if (!INTERPRETER.test(name)) return undefined;
   // Only the first plain argument: later ones may be output files a hook creates.
@@ -101,51 +145,69 @@ function programScript(
     while (words[i]?.startsWith("-")) i++;
   }
   const script = words[i];
-  const rest = script === undefined ? undefined : projectRest(script);
-  return rest === undefined ? undefined : { rest, runDirectly: false, index: i };
+  const found = script === undefined ? undefined : baseRest(script, bases);
+  return found === undefined ? undefined : { ...found, runDirectly: false, index: i };
 }
 
-/** The path after the project directory, when a word is exactly `<dir>/<path>`. */
-function projectRest(word: string): string | undefined {
-  if (!word.startsWith(DIR) || word.indexOf(DIR, 1) !== -1) return undefined;
+/** The base and the path after its directory, when a word is exactly `<dir>/<path>`. */
+function baseRest(
+  word: string,
+  bases: readonly ScriptBase[],
+): { base: ScriptBase; rest: string } | undefined {
+  const base = bases.find((b) => word.startsWith(BASES[b].marker));
   const rest = word.slice(1);
-  return rest.startsWith("/") && rest.replace(/\/+/g, "") !== "" ? rest : undefined;
+  if (base === undefined || MARKERS.test(rest)) return undefined;
+  return rest.startsWith("/") && rest.replace(/\/+/g, "") !== "" ? { base, rest } : undefined;
 }
 
-/** Whether a referenced script is there and, when it is the program, executable. */
+/**
+ * Whether a referenced script is there and, when it is the program, executable. A plugin script
+ * is looked for in the plugin's directory, and the finding names the plugin; without a plugin
+ * (a settings hook) there is nothing to look at.
+ */
 export async function checkScript(
   reference: ScriptReference,
-  cwd: string,
+  dirs: ScriptDirs,
   statFile: StatFile,
 ): Promise<ScriptProblem | undefined> {
+  const plugin = reference.base === "plugin" ? dirs.plugin : undefined;
+  if (reference.base === "plugin" && plugin === undefined) return undefined;
+  const dir = plugin?.root ?? dirs.project;
   let info: FileStat | null;
   try {
-    info = await statFile(cwd.replace(/\/+$/, "") + reference.rest);
+    info = await statFile(dir.replace(/\/+$/, "") + reference.rest);
   } catch {
     // Unreadable from here (permissions): the lint cannot tell, so it says nothing.
     return undefined;
   }
-  const shown = `"$${VARIABLE}${reference.rest}"`;
+  const shown = plugin === undefined
+    ? `"$${BASES.project.variable}${reference.rest}"`
+    : `"\${${BASES.plugin.variable}}${reference.rest}"`;
+  const script = plugin === undefined
+    ? `Script ${shown}`
+    : `Script ${shown} of plugin "${plugin.id}"`;
   const fails = "so the hook fails every time it runs";
   if (info === null) {
+    const where = plugin === undefined ? "" : ` in the plugin directory "${plugin.root}"`;
     return {
       code: "LINT_SCRIPT_MISSING",
-      message: `Script ${shown} does not exist, ${fails}: create it or fix the path`,
+      message: `${script} does not exist${where}, ${fails}: create it or fix the path`,
     };
   }
   if (!reference.runDirectly) return undefined;
   if (!info.isFile) {
     return {
       code: "LINT_SCRIPT_MISSING",
-      message: `Script ${shown} is not a file, ${fails}: fix the path`,
+      message: `${script} is not a file, ${fails}: fix the path`,
     };
   }
   if (info.mode !== null && (info.mode & 0o111) === 0) {
     const relative = shellQuote(reference.rest.replace(/^\/+/, ""));
+    const where = plugin === undefined ? "the project" : `the plugin directory "${plugin.root}"`;
     return {
       code: "LINT_SCRIPT_NOT_EXECUTABLE",
-      message: `Script ${shown} is not executable, ${fails}: run "chmod +x ${relative}" in the ` +
-        `project, or run it through its interpreter (e.g. "bash ${shown}")`,
+      message: `${script} is not executable, ${fails}: run "chmod +x ${relative}" in ${where}, ` +
+        `or run it through its interpreter (e.g. "bash ${shown}")`,
     };
   }
   return undefined;
@@ -176,8 +238,9 @@ interface ShellWord {
 
 /**
  * Splits a command line into simple commands (at `;`, `&`, `|`, newlines and parentheses) of
- * words, with quotes removed and `$CLAUDE_PROJECT_DIR` replaced by `DIR`. Redirection targets
- * are dropped: they are files the command writes or reads, never the program.
+ * words, with quotes removed and `$CLAUDE_PROJECT_DIR` and `$CLAUDE_PLUGIN_ROOT` replaced by
+ * their bases' markers. Redirection targets are dropped: they are files the command writes or
+ * reads, never the program.
  */
 export function splitShell(line: string): ShellWord[][] {
   const commands: ShellWord[][] = [[]];
@@ -202,12 +265,14 @@ export function splitShell(line: string): ShellWord[][] {
   /** Reads `$...` at `i`; returns the index after it. */
   const expand = (i: number): number => {
     const next = line[i + 1];
-    const braced = line.startsWith(`{${VARIABLE}}`, i + 1);
-    const bare = line.startsWith(VARIABLE, i + 1) &&
-      !/[A-Za-z0-9_]/.test(line[i + 1 + VARIABLE.length] ?? "");
-    if (braced || bare) {
-      text += DIR;
-      return i + 1 + VARIABLE.length + (braced ? 2 : 0);
+    for (const { variable, marker } of Object.values(BASES)) {
+      const braced = line.startsWith(`{${variable}}`, i + 1);
+      const bare = line.startsWith(variable, i + 1) &&
+        !/[A-Za-z0-9_]/.test(line[i + 1 + variable.length] ?? "");
+      if (braced || bare) {
+        text += marker;
+        return i + 1 + variable.length + (braced ? 2 : 0);
+      }
     }
     if (next === "{" || next === "(") {
       dynamic = true;

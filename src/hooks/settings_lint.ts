@@ -5,8 +5,9 @@
  * that check `tool_name` against the other profile's names, timeouts written in milliseconds,
  * fields and events with no effect here, differences from Claude Code, project scripts that are
  * missing or not executable, programs not on `PATH`, and bash-only syntax run by `/bin/sh`.
- * The `hooks/hooks.json` of each loaded plugin is checked like a settings file; a settings hook
- * that uses `${CLAUDE_PLUGIN_ROOT}` (empty outside a plugin) is flagged.
+ * The `hooks/hooks.json` of each loaded plugin is checked like a settings file, its
+ * `${CLAUDE_PLUGIN_ROOT}` scripts in the plugin's directory; a settings hook that uses
+ * `${CLAUDE_PLUGIN_ROOT}` (empty outside a plugin) is flagged.
  *
  * Everything but the script and program checks is a pure function of the loaded chain; files
  * and the shell are reached only through the functions in the options. Lint never throws on
