@@ -8,7 +8,7 @@
  * and so a bare spawn measured by the bench forks a process of the same size as the agent's
  * hooks do (a detached spawn forks the whole process).
  */
-import { compatProfile } from "../src/profile/compat_profile.ts";
+import { compatProfile, type CompatProfileId } from "../src/profile/compat_profile.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../src/acp/agent_app.ts";
@@ -28,10 +28,26 @@ const WAIT_TIMEOUT_MS = 30_000;
 export interface SeamAgentOptions {
   /** The agent's launch directory: sessions may work anywhere under it. */
   readonly launchCwd: string;
-  /** `$HOME`: the user settings file and the transcripts live under it. */
-  readonly home: string;
+  /**
+   * `$HOME`: the user settings file and the transcripts live under it. Undefined: HOME unset
+   * (then `stateHome` must say where raw.jsonl goes, or it would land in the bench's own cwd).
+   */
+  readonly home: string | undefined;
+  /** `$XDG_STATE_HOME`, where raw.jsonl goes; unset when absent (`$HOME/.local/state`). */
+  readonly stateHome?: string;
   /** Played from its first turn by every session. */
   readonly script: ModelScript;
+  /** `--compat` (default: llama). */
+  readonly profile?: CompatProfileId;
+  /** `--plugin-dir` directories (absolute), read when the profile reads plugins. */
+  readonly pluginDirs?: readonly string[];
+  /**
+   * How the client answers `session/request_permission`: "unexpected" (default) counts an ask as
+   * a broken bench turn; "allow_once" allows at once, and the turn counts its asks.
+   */
+  readonly permission?: "unexpected" | "allow_once";
+  /** The agent's log lines; default: stderr. */
+  readonly log?: (line: string) => void;
 }
 
 export interface TimedPrompt {
@@ -46,6 +62,8 @@ export interface TimedPrompt {
   readonly minorFaults: number;
   /** Distinct agent messages the turn streamed. */
   readonly messages: number;
+  /** `session/request_permission` requests the client answered during the turn. */
+  readonly permissionRequests: number;
   /** The turn's updates, in arrival order. */
   readonly updates: readonly SessionUpdate[];
 }
@@ -120,13 +138,23 @@ export class SeamAgent {
   private constructor(
     private readonly client: acp.ClientContext,
     private readonly feeds: Feeds,
-    /** Tool call ids the agent asked permission for: the bench's turns never should. */
+    /** Tool call ids the agent asked permission for. */
     private readonly permissionRequests: readonly string[],
+    /** Whether an ask is part of the bench's turn rather than a broken one. */
+    private readonly asksExpected: boolean,
     private readonly stop: () => Promise<void>,
   ) {}
 
   /** Creates the agent, connects a client and initializes the connection. */
   static async open(options: SeamAgentOptions): Promise<SeamAgent> {
+    if (options.home === undefined && options.stateHome === undefined) {
+      throw new Error("A bench agent without HOME needs stateHome, or raw.jsonl lands in ./");
+    }
+    const env: Record<string, string | undefined> = {
+      HOME: options.home,
+      XDG_STATE_HOME: options.stateHome,
+    };
+    const asksExpected = options.permission === "allow_once";
     const models = createModelProvider(() => Promise.resolve(scriptedModel(options.script)));
     const feeds = new Feeds();
     const permissionRequests: string[] = [];
@@ -134,16 +162,17 @@ export class SeamAgent {
       models,
       launchCwd: options.launchCwd,
       home: options.home,
-      env: (name) => (name === "HOME" ? options.home : undefined),
+      env: (name) => env[name],
       defaultMode: DEFAULT_PERMISSION_MODE,
       rules: [],
       maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
-      profile: compatProfile(),
+      profile: compatProfile(options.profile),
+      ...(options.pluginDirs === undefined ? {} : { pluginDirs: options.pluginDirs }),
       // As the `acp` command runs hooks: the bench's environment, the default kill grace.
       hookRunner: () => createHandlerRunner({}),
       observeFiring: (sessionId, firing) => feeds.of(sessionId).addFiring(firing),
       version: "0.0.0-bench",
-      log: (line) => console.error(`bench agent: ${line}`),
+      log: options.log ?? ((line) => console.error(`bench agent: ${line}`)),
     });
     const clientApp = acp.client({ name: "seams-bench" })
       .onNotification("session/update", ({ params }) => {
@@ -152,15 +181,23 @@ export class SeamAgent {
       })
       .onRequest("session/request_permission", ({ params }) => {
         permissionRequests.push(params.toolCall.toolCallId);
-        return { outcome: { outcome: "cancelled" } };
+        return asksExpected
+          ? { outcome: { outcome: "selected", optionId: "allow_once" } }
+          : { outcome: { outcome: "cancelled" } };
       });
     const connection = clientApp.connect(handle.app);
-    const agent = new SeamAgent(connection.agent, feeds, permissionRequests, async () => {
-      await handle.shutdown();
-      connection.close();
-      await connection.closed.catch(() => {});
-      await models.dispose();
-    });
+    const agent = new SeamAgent(
+      connection.agent,
+      feeds,
+      permissionRequests,
+      asksExpected,
+      async () => {
+        await handle.shutdown();
+        connection.close();
+        await connection.closed.catch(() => {});
+        await models.dispose();
+      },
+    );
     await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     return agent;
   }
@@ -192,7 +229,8 @@ export class SeamAgent {
     });
     const answered = performance.now();
     const faults = minorFaults() - faultsBefore;
-    if (this.permissionRequests.length !== permissionsBefore) {
+    const asks = this.permissionRequests.length - permissionsBefore;
+    if (asks > 0 && !this.asksExpected) {
       throw new Error("The bench turn asked for permission: its tool calls must run unasked");
     }
     const arrivals = feed.arrivals.slice(from);
@@ -211,6 +249,7 @@ export class SeamAgent {
       lastMessageMs: (starts.at(-1) ?? Number.NaN) - sent,
       minorFaults: faults,
       messages: starts.length,
+      permissionRequests: asks,
       updates: arrivals.map((a) => a.update),
     };
   }
@@ -238,4 +277,51 @@ export class SeamAgent {
   async close(): Promise<void> {
     await this.stop();
   }
+}
+
+export interface ToolTurnPlan {
+  readonly agent: SeamAgent;
+  readonly cwd: string;
+  /** The firings the turn must have finished, as `Event:runs` (`""`: none). */
+  readonly firings: string;
+  /** `session/request_permission` requests the turn must have made. */
+  readonly asks: number;
+  /** An idle pause before the prompt, so it starts from a quiet event loop. */
+  readonly settleMs: number;
+  /** Checks made after the turn, before its session closes (untimed). */
+  readonly after?: (sessionId: string) => Promise<void>;
+}
+
+/**
+ * One timed turn in a fresh session, of a script that makes one tool call and then answers:
+ * a turn that did anything else (a failed call, a hook that failed, other firings) throws.
+ * Opening and closing the session is not timed.
+ */
+export async function oneToolTurn(plan: ToolTurnPlan): Promise<TimedPrompt> {
+  const { agent } = plan;
+  const sessionId = await agent.newSession(plan.cwd);
+  await new Promise((resolve) => setTimeout(resolve, plan.settleMs));
+  const turn = await agent.prompt(sessionId, "Have a look and tell me.");
+  const ended = (status: string) =>
+    turn.updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === status)
+      .length;
+  if (
+    turn.stopReason !== "end_turn" || turn.messages !== 2 || ended("failed") > 0 ||
+    ended("completed") !== 1 || turn.permissionRequests !== plan.asks
+  ) {
+    throw new Error(
+      `The bench turn went wrong: stop "${turn.stopReason}", ${turn.messages} message(s), ` +
+        `${ended("completed")} completed and ${ended("failed")} failed tool call(s), ` +
+        `${turn.permissionRequests} permission request(s) (expected ${plan.asks})`,
+    );
+  }
+  const firings = agent.firings(sessionId);
+  const seen = firings.map((f) => `${f.event}:${f.runs.length}`).join(" ");
+  if (seen !== plan.firings) throw new Error(`The bench fired "${seen}", not "${plan.firings}"`);
+  for (const run of firings.flatMap((f) => f.runs)) {
+    if (run.outcome.kind !== "success") throw new Error(`A hook failed: ${JSON.stringify(run)}`);
+  }
+  await plan.after?.(sessionId);
+  await agent.closeSession(sessionId);
+  return turn;
 }
