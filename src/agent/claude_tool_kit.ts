@@ -7,6 +7,7 @@
  * One kit per session: it remembers what the model has read, to refuse a write over a file
  * changed since (file_read_state.ts).
  */
+import { invalidUpdatedInputMessage } from "../hooks/hook_messages.ts";
 import { compatProfile } from "../profile/compat_profile.ts";
 import { editProblem, writeProblem } from "./claude_file_checks.ts";
 import { editFileText, readFileLines, writeWholeFile } from "./claude_file_results.ts";
@@ -55,8 +56,7 @@ function rewriteFailure(name: string, message: string): string {
   const issue = message.startsWith(INPUT_VALIDATION_PREFIX)
     ? message.slice(INPUT_VALIDATION_PREFIX.length)
     : message;
-  return `PreToolUse hook for ${name} returned updatedInput that failed schema validation: ` +
-    `${issue}\nThe tool input from the model was valid; the hook's rewrite of it was not.`;
+  return invalidUpdatedInputMessage(name, issue);
 }
 
 function execute(

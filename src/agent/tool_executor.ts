@@ -3,8 +3,8 @@
  * the model reads as the result, and the ACP content the client shows (text, a diff, or the
  * embedded terminal). The edit and the searches are in llama_edit_tool.ts and
  * llama_search_tools.ts. Every problem (a refused path, a missing file, a timeout, a cancel) is a
- * `failed` result with a message the model can act on; nothing throws. A shell command that
- * exits non-zero completed: its exit code is part of the result, as in a terminal.
+ * `failed` result with a message the model can act on; nothing throws. The shell's result is
+ * llama_shell_result.ts's: a command that exits non-zero is a failed call, as in Claude Code.
  *
  * The file and shell doors are passed in, so the same code serves local and client-side tools.
  */
@@ -17,8 +17,9 @@ import {
   type ToolExecution,
   type ToolExecutorDeps,
 } from "./tool_kit.ts";
-import type { ReadOperation, ShellOperation, WriteOperation } from "./tool_operation.ts";
+import type { ReadOperation, WriteOperation } from "./tool_operation.ts";
 import { editTextFile } from "./llama_edit_tool.ts";
+import { runShell } from "./llama_shell_result.ts";
 import { findFiles, searchFiles } from "./llama_search_tools.ts";
 import { shownPath } from "./tool_presentation.ts";
 
@@ -46,68 +47,6 @@ export const executeOperation = guardedExecute((operation, deps) => {
       return operation satisfies never;
   }
 });
-
-async function runShell(input: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
-  const result = await deps.shell.run({
-    command: input.command,
-    cwd: deps.cwd,
-    timeoutMs: input.timeoutMs,
-    signal: deps.signal,
-    onTerminal: deps.onTerminal,
-  });
-  const terminal: ToolCallContent[] = result.terminalId === undefined
-    ? []
-    : [{ type: "terminal", terminalId: result.terminalId }];
-  if (result.kind === "failed") {
-    return { ...failed(result.message), content: [...terminal, text(result.message)] };
-  }
-  const notes: string[] = [];
-  if (result.truncated) {
-    notes.push(
-      result.omittedBytes === undefined
-        ? "[output truncated: only its end is shown]"
-        : `[output truncated: ${result.omittedBytes} more bytes not shown]`,
-    );
-  }
-  const rawOutput = {
-    stdout: result.output,
-    stderr: "",
-    interrupted: result.kind !== "exited",
-    truncated: result.truncated,
-    durationMs: result.durationMs,
-  };
-  switch (result.kind) {
-    case "exited": {
-      if (result.signal !== null) notes.push(`[killed by ${result.signal}]`);
-      else if (result.exitCode !== 0) notes.push(`[exit code ${result.exitCode ?? "unknown"}]`);
-      const modelText = withNotes(result.output || "(no output)", notes);
-      return {
-        status: "completed",
-        modelText,
-        // A client terminal already shows the output; locally, the text is all there is.
-        content: terminal.length > 0 ? terminal : [text(modelText)],
-        rawOutput: { ...rawOutput, exitCode: result.exitCode, signal: result.signal },
-        interrupted: false,
-      };
-    }
-    case "timed_out":
-    case "cancelled": {
-      const what = result.kind === "timed_out"
-        ? `[timed out after ${input.timeoutMs} ms: the command was stopped]`
-        : "[cancelled: the command was stopped]";
-      const modelText = withNotes(result.output, [...notes, what]);
-      return {
-        status: "failed",
-        modelText,
-        content: terminal.length > 0 ? [...terminal, text(what)] : [text(modelText)],
-        rawOutput: { ...rawOutput, exitCode: null, signal: null },
-        interrupted: result.kind === "cancelled",
-      };
-    }
-    default:
-      return result satisfies never;
-  }
-}
 
 async function readFile(input: ReadOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
   const path = resolve(deps.cwd, input.path);

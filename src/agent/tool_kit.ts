@@ -67,7 +67,7 @@ export interface ToolKit {
    * The text the model reads when a PreToolUse hook's `updatedInput` does not fit tool `name`
    * (`message`: what is wrong with it), hooks.md §12.9.
    */
-  rewriteFailure(name: string, message: string): string;
+  rewriteFailure(name: string, message: string, input: unknown): string;
   /** Runs the operation; never throws: every problem is a `failed` execution. */
   execute(operation: ToolOperation, deps: ToolExecutorDeps): Promise<ToolExecution>;
 }

@@ -133,7 +133,8 @@ Deno.test("an updatedInput that breaks the tool's schema is not dispatched; the 
       await t.agent.request("session/prompt", { sessionId, prompt: text("r") });
       assertStringIncludes(
         seen(requests[1]!),
-        "PreToolUse:fs_read hook error: the hook's updatedInput is invalid",
+        "tool fs_read: PreToolUse hook for fs_read returned updatedInput that failed schema " +
+          "validation: fs_read failed due to the following issue:\n",
       );
     },
   );

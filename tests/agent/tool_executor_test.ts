@@ -226,7 +226,7 @@ Deno.test("the diff for the permission prompt is read through the client when it
   );
 });
 
-Deno.test("shell: output and exit code; a non-zero exit still completes", async () => {
+Deno.test("shell: exit 0 completes with the output; a non-zero exit fails with `Exit code N` and the output", async () => {
   await withTempDir({}, async (dir) => {
     const deps = await localDeps(dir);
     const ok = await executeTool(
@@ -242,8 +242,11 @@ Deno.test("shell: output and exit code; a non-zero exit still completes", async 
       { name: "terminal", capability: "shell", input: { command: "echo oops >&2; exit 3" } },
       deps,
     );
-    assertEquals(bad.status, "completed");
-    assertEquals(bad.modelText, "oops\n[exit code 3]");
+    assertEquals(bad.status, "failed");
+    assertEquals(bad.modelText, "Exit code 3\noops");
+    assertEquals(bad.content, [text("Exit code 3\noops")]);
+    assertEquals(bad.interrupted, false);
+    assertEquals([bad.rawOutput.exitCode, bad.rawOutput.stdout], [3, "oops\n"]);
     const silent = await executeTool(
       { name: "shell", capability: "shell", input: { command: "true" } },
       deps,
@@ -252,7 +255,7 @@ Deno.test("shell: output and exit code; a non-zero exit still completes", async 
   });
 });
 
-Deno.test("shell: a timeout and a cancel are failures, a cancel is an interrupt", async () => {
+Deno.test("shell: a timeout and a cancel are failures in Claude Code's words, a cancel is an interrupt", async () => {
   await withTempDir({}, async (dir) => {
     const timedOut = await executeTool(
       {
@@ -264,7 +267,7 @@ Deno.test("shell: a timeout and a cancel are failures, a cancel is an interrupt"
     );
     assertEquals(timedOut.status, "failed");
     assertEquals(timedOut.interrupted, false);
-    assertEquals(timedOut.modelText, "begun\n[timed out after 200 ms: the command was stopped]");
+    assertEquals(timedOut.modelText, "Exit code 143\nbegun\nCommand timed out after 0.2s");
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const cancelled = await executeTool(
@@ -273,7 +276,7 @@ Deno.test("shell: a timeout and a cancel are failures, a cancel is an interrupt"
     );
     assertEquals(cancelled.status, "failed");
     assertEquals(cancelled.interrupted, true);
-    assertEquals(cancelled.modelText, "[cancelled: the command was stopped]");
+    assertEquals(cancelled.modelText, "Command was cancelled by the user");
   });
 });
 

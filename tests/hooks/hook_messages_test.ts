@@ -4,6 +4,7 @@ import {
   blockingErrorMessage,
   commandReason,
   hookLabel,
+  invalidUpdatedInputMessage,
   nonBlockingErrorNotice,
   preToolUseDeniedMessage,
   sessionStartSuccessMessage,
@@ -30,6 +31,18 @@ Deno.test('a PreToolUse deny reads "PreToolUse:T hook error: <reason>"', () => {
   assertEquals(
     preToolUseDeniedMessage("fs_write", commandReason("./g.sh", "read-only tree")),
     "PreToolUse:fs_write hook error: [./g.sh]: read-only tree",
+  );
+});
+
+Deno.test("an invalid updatedInput reads as Claude Code's schema failure (hooks.md §12.9)", () => {
+  assertEquals(
+    invalidUpdatedInputMessage(
+      "Bash",
+      "Bash failed due to the following issue:\nThe required parameter `command` is missing",
+    ),
+    "PreToolUse hook for Bash returned updatedInput that failed schema validation: " +
+      "Bash failed due to the following issue:\nThe required parameter `command` is missing\n" +
+      "The tool input from the model was valid; the hook's rewrite of it was not.",
   );
 });
 
@@ -99,11 +112,18 @@ Deno.test('continue:false reads "<Event>[:T] hook stopped continuation: <stopRea
     stoppedContinuationNotice("PreToolUse", "shell", "budget"),
     "PreToolUse:shell hook stopped continuation: budget",
   );
+  assertEquals(stoppedContinuationNotice("Stop", null, null), "Stop hook stopped continuation");
+});
+
+Deno.test('continue:false on UserPromptSubmit reads "Operation stopped by hook: <stopReason>"', () => {
   assertEquals(
     stoppedContinuationNotice("UserPromptSubmit", null, "closed"),
-    "UserPromptSubmit hook stopped continuation: closed",
+    "Operation stopped by hook: closed",
   );
-  assertEquals(stoppedContinuationNotice("Stop", null, null), "Stop hook stopped continuation");
+  assertEquals(
+    stoppedContinuationNotice("UserPromptSubmit", null, null),
+    "Operation stopped by hook",
+  );
 });
 
 Deno.test("a non-blocking failure tells the user the action went unchecked, and why", () => {

@@ -58,13 +58,17 @@ Deno.test("session case: executed shell commands are reported as run, with their
 });
 
 Deno.test("session case: shell commands are answered from the scenario, not run, locally and in a client terminal", async () => {
-  // PostToolUse sends the tool_response's exit code back to the model: hooks see the answer.
+  // The Post hooks send what they read back to the model: hooks see the answer, and a non-zero
+  // exit is a failed call (hooks.md §12.1).
   const report = "grep -o '\"exitCode\":[0-9]*' >&2\nexit 2\n";
+  const reportFailure = 'grep -o \'"error":"[^"]*"\' >&2\nexit 2\n';
   await withTempProject({
     ".claude/settings.json": hooksSettings({
       PostToolUse: [{ matcher: "shell", hooks: [command("./hooks/report.sh")] }],
+      PostToolUseFailure: [{ matcher: "shell", hooks: [command("./hooks/report_failure.sh")] }],
     }),
     "hooks/report.sh": report,
+    "hooks/report_failure.sh": reportFailure,
   }, async (project) => {
     for (const client of [{}, { terminal: true }]) {
       const result = await run(project, {
@@ -78,16 +82,17 @@ Deno.test("session case: shell commands are answered from the scenario, not run,
         expect: {
           tools: [
             { name: "shell", dispatched: true, status: "completed" },
-            { name: "shell", dispatched: true, status: "completed" },
+            { name: "shell", dispatched: true, status: "failed" },
             { name: "shell", dispatched: true, status: "completed" },
           ],
           modelSaw: [
             "pretend one",
-            { matches: "it broke\\n+\\[exit code 3\\]" },
-            '"exitCode":3',
+            "Exit code 3\nit broke",
+            '"exitCode":0',
+            '"error":"Exit code 3\\nit broke"',
             "(no output)",
           ],
-          modelNeverSaw: ["real-42"],
+          modelNeverSaw: ["real-42", '"exitCode":3'],
           files: { one: null, two: null, three: null },
         },
       });
