@@ -130,6 +130,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
               (await Promise.all([session.modelSession(config.models), session.mcp.ready()]))[0],
             tools: () => [...tools.definitions, ...session.mcp.definitions()],
             maxToolRounds: config.maxToolRounds,
+            stopHookBlockCap: config.stopHookBlockCap,
             runToolCall: (call, turn) =>
               runToolCall(session, call, turn, {
                 ...tools,

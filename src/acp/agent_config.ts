@@ -19,6 +19,11 @@ export interface AgentConfig {
   readonly defaultMode: PermissionModeId;
   readonly rules: readonly PermissionRule[];
   readonly maxToolRounds: number;
+  /**
+   * Stop continuations a turn allows before the next block is overridden, from
+   * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (stop_continuation.ts); Claude Code's 8 when absent.
+   */
+  readonly stopHookBlockCap?: number;
   readonly version: string;
   /**
    * How the agent presents itself to hooks and the model: its tool names and shapes, `effort`,

@@ -16,7 +16,7 @@ import type {
 } from "../model/model.ts";
 import { AgentError, errorMessage } from "../error.ts";
 import { hookPermissionMode } from "../agent/permission_policy.ts";
-import { stopFeedbackMessage, systemReminder } from "../hooks/hook_messages.ts";
+import { systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import { systemPrompt } from "./system_prompt.ts";
@@ -30,6 +30,7 @@ import {
   type TurnHookContext,
 } from "./turn_hooks.ts";
 import { untilAborted } from "./until_aborted.ts";
+import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
 
 export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
@@ -41,6 +42,11 @@ export interface TurnDeps {
   /** The tools on offer, read before each generation: an MCP server's list may change mid-turn. */
   readonly tools: () => readonly ToolDefinition[];
   readonly maxToolRounds: number;
+  /**
+   * Stop continuations a turn allows before the next block is overridden
+   * (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`); Claude Code's 8 when absent.
+   */
+  readonly stopHookBlockCap?: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
   readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
 }
@@ -49,9 +55,6 @@ export interface TurnDeps {
 export interface ResultBudget {
   readonly maxChars: number | undefined;
 }
-
-/** Stop blocks fed back to the model per turn, when "stop hooks continue the turn" is on. */
-export const MAX_STOP_CONTINUATIONS = 8;
 
 /**
  * Runs a turn the caller has begun (`session.beginTurn()`), under its signal. Whatever happens —
@@ -137,6 +140,14 @@ async function runModelLoop(
         if (signal.aborted) break;
         const outcome = await deps.runToolCall(call, toolTurn);
         turn.segments.push(outcome.segment);
+        if (outcome.deferred) {
+          // Claude Code's own word (`stop_reason: "tool_deferred"`), under the key a client
+          // already reads for a hook that ended the turn; ACP has no stop reason of its own
+          // for it, and the call's update says which call was held. The later calls of the
+          // batch are not run, no PostToolBatch or Stop hook fires, the model is not called.
+          turn.meta.hook_stop_reason = "tool_deferred";
+          return turn.finish("end_turn");
+        }
         if (outcome.halt) {
           turn.meta.hook_stop_reason = outcome.halt.stopReason ?? "";
           return turn.finish("end_turn");
@@ -164,13 +175,17 @@ async function runModelLoop(
     delete turn.meta.hook_should_continue;
     delete turn.meta.hook_reason;
     if (stopGate.kind === "halt") turn.meta.hook_stop_reason = stopGate.stopReason ?? "";
-    if (stopGate.kind !== "block") return turn.finish(stop);
-    turn.meta.hook_should_continue = true;
-    turn.meta.hook_reason = stopGate.reason;
+    if (stopGate.kind === "block") {
+      turn.meta.hook_should_continue = true;
+      turn.meta.hook_reason = stopGate.reason;
+    }
     if (!session.stopHooksContinue || stop !== "end_turn") return turn.finish(stop);
-    if (continuations >= MAX_STOP_CONTINUATIONS) return turn.finish("max_turn_requests");
+    const cap = deps.stopHookBlockCap ?? DEFAULT_STOP_HOOK_BLOCK_CAP;
+    const next = stopContinuation(stopGate, continuations, cap);
+    for (const notice of next.notices) session.notice(notice);
+    if (next.kind === "end") return turn.finish(stop);
     continuations++;
-    turn.feedBack(systemReminder(stopFeedbackMessage(stopGate.reason)));
+    turn.feedBack(next.forModel);
   }
 }
 

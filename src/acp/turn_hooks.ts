@@ -4,7 +4,7 @@
  * the stream: it runs beside the turn and only its notices come back.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { joinedContext } from "../hooks/decision.ts";
+import { type BlockEntry, joinedContext } from "../hooks/decision.ts";
 import {
   additionalContextMessage,
   userPromptBlockedMessage,
@@ -71,13 +71,19 @@ export function hookPromptText(prompt: readonly ContentBlock[]): string {
 }
 
 export type StopGate =
-  | { readonly kind: "stop" }
-  /** A hook asked to keep going, with its reason. */
-  | { readonly kind: "block"; readonly reason: string }
+  /** Nothing holds the turn; `context`: the hooks' `additionalContext`, joined, or null. */
+  | { readonly kind: "stop"; readonly context: string | null }
+  /** Hooks asked to keep going: their reasons joined, and each blocking hook's own. */
+  | {
+    readonly kind: "block";
+    readonly reason: string;
+    readonly blocks: readonly BlockEntry[];
+    readonly context: string | null;
+  }
   /** `continue:false`. */
   | { readonly kind: "halt"; readonly stopReason: string | null };
 
-const STOP: StopGate = { kind: "stop" };
+const STOP: StopGate = { kind: "stop", context: null };
 
 export async function runStopHooks(
   session: AgentSession,
@@ -94,8 +100,11 @@ export async function runStopHooks(
   for (const notice of hookNotices(decision, null)) session.notice(notice);
   const verdict = decision.verdict;
   if (verdict.kind === "stop") return { kind: "halt", stopReason: verdict.stopReason };
-  if (verdict.kind === "block") return { kind: "block", reason: verdict.reason };
-  return STOP;
+  const context = joinedContext(decision);
+  if (verdict.kind === "block") {
+    return { kind: "block", reason: verdict.reason, blocks: verdict.blocks, context };
+  }
+  return { kind: "stop", context };
 }
 
 export type NotificationType = "agent_message" | "agent_thought" | "plan";

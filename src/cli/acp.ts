@@ -16,6 +16,7 @@ import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
+import { stopHookBlockCapFromEnv } from "../acp/stop_continuation.ts";
 import {
   DEFAULT_PERMISSION_MODE,
   isPermissionModeId,
@@ -233,6 +234,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    stopHookBlockCap: stopHookBlockCapFromEnv(io.env, log),
     profile: chosen.profile,
     pluginDirs: pluginDirs.dirs,
     mcp: {

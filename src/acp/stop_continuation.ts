@@ -1,0 +1,92 @@
+/**
+ * What a Stop firing does to a turn when the session option "stop hooks continue the turn" is on
+ * (hooks.md §4, §12.2): a block, or `additionalContext` alone, sends the hooks' words back to the
+ * model and the turn goes on, until Claude Code's cap of consecutive continuations overrides the
+ * next one and the turn ends. Pure: the turn loop shows the notices and feeds the text back.
+ */
+import {
+  additionalContextMessage,
+  stopBlockCapNotice,
+  stopBlockingErrorMessage,
+  stopFeedbackMessage,
+  systemReminder,
+  withHookPreamble,
+} from "../hooks/hook_messages.ts";
+import type { BlockEntry } from "../hooks/decision.ts";
+import type { StopGate } from "./turn_hooks.ts";
+
+/** Continuations a turn allows before the next one is overridden, as in Claude Code. */
+export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;
+
+/** Claude Code's variable that sets the cap. */
+export const STOP_HOOK_BLOCK_CAP_ENV = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
+
+/**
+ * The cap from the agent's environment: a whole number of continuations (0 ends the turn at the
+ * first block). Anything else is logged once and the default kept; unset or empty is the default.
+ */
+export function stopHookBlockCapFromEnv(
+  env: (name: string) => string | undefined,
+  log: (line: string) => void,
+): number {
+  const value = env(STOP_HOOK_BLOCK_CAP_ENV)?.trim();
+  if (value === undefined || value === "") return DEFAULT_STOP_HOOK_BLOCK_CAP;
+  const cap = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (Number.isSafeInteger(cap)) return cap;
+  log(
+    `Cannot use ${STOP_HOOK_BLOCK_CAP_ENV} "${value}": it must be a whole number of ` +
+      `continuations (0 or more); the cap stays ${DEFAULT_STOP_HOOK_BLOCK_CAP}`,
+  );
+  return DEFAULT_STOP_HOOK_BLOCK_CAP;
+}
+
+export type StopContinuation =
+  /** The turn ends; `notices` first go to the user (the cap's message when it was hit). */
+  | { readonly kind: "end"; readonly notices: readonly string[] }
+  /** The turn goes on: `forModel` is the next message of the conversation. */
+  | { readonly kind: "continue"; readonly notices: readonly string[]; readonly forModel: string };
+
+const END: StopContinuation = { kind: "end", notices: [] };
+
+/**
+ * What to do after a Stop firing whose turn would end normally, `continuations` having gone on
+ * already in this turn (every one of them followed a Stop that did not let the turn end, so they
+ * are consecutive) and `cap` allowed.
+ */
+export function stopContinuation(
+  gate: StopGate,
+  continuations: number,
+  cap: number,
+): StopContinuation {
+  if (gate.kind === "halt") return END;
+  if (gate.kind === "stop" && gate.context === null) return END;
+  // Claude Code's system item, one per blocking hook; the user is shown the same words.
+  const blockingErrors = gate.kind === "block"
+    ? gate.blocks.map((block) => stopBlockingErrorMessage(block.command, block.reason))
+    : [];
+  if (continuations >= cap) {
+    return { kind: "end", notices: [...blockingErrors, stopBlockCapNotice(continuations + 1)] };
+  }
+  const items: string[] = [];
+  if (gate.kind === "block") {
+    items.push(withHookPreamble(stopFeedbackMessage(feedbackText(gate.blocks))));
+    items.push(...blockingErrors);
+  }
+  if (gate.context !== null) items.push(additionalContextMessage("Stop", null, gate.context));
+  // This conversation has no system messages past the first: each item is a reminder, and
+  // together they are one user message, as Claude Code's blocks of one message are.
+  return {
+    kind: "continue",
+    notices: blockingErrors,
+    forModel: items.map(systemReminder).join("\n\n"),
+  };
+}
+
+/**
+ * The reasons of the blocking hooks, one per hook in chain order; an exit-2 one ends with a
+ * newline, as Claude Code's `[<cmd>]: <stderr>` does.
+ */
+function feedbackText(blocks: readonly BlockEntry[]): string {
+  return blocks.map((block) => block.source === "exit_2" ? `${block.reason}\n` : block.reason)
+    .join("\n");
+}
