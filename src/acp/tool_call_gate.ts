@@ -48,6 +48,10 @@ export type Gate =
     readonly execution: ToolExecution;
     readonly meta?: Record<string, unknown>;
     readonly halt?: { readonly stopReason: string | null };
+    /** A PreToolUse `defer`: the turn ends at once after this call (hooks.md §12.4). */
+    readonly deferred?: boolean;
+    /** For the model, after the result (a deny's context). */
+    readonly forModel?: readonly string[];
     /** Refused before any hook ran (the claude profile's input check): no Post hook either. */
     readonly beforeHooks?: boolean;
     /** The input the record keeps. */
@@ -176,6 +180,16 @@ export async function gateCall(
       kind: "refused",
       execution: failedExecution(pre.modelText),
       meta: { "llama-agent/hook": { event: "PreToolUse", decision: "deny", reason: pre.reason } },
+      forModel: pre.forModel,
+      input: hooked.input,
+    };
+  }
+  if (pre.kind === "defer") {
+    return {
+      kind: "refused",
+      execution: failedExecution(pre.modelText),
+      meta: { "llama-agent/hook": { event: "PreToolUse", decision: "defer" } },
+      deferred: true,
       input: hooked.input,
     };
   }
@@ -199,7 +213,7 @@ export async function gateCall(
     if (!rewrite.ok) {
       return {
         kind: "refused",
-        execution: failedExecution(kit.rewriteFailure(call.name, rewrite.message)),
+        execution: failedExecution(kit.rewriteFailure(call.name, rewrite.message, pre.input)),
         input: pre.input,
       };
     }

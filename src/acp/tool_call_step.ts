@@ -32,6 +32,8 @@ export interface ToolCallOutcome {
   readonly segment: ToolCallSegment;
   /** A hook's `continue:false`: the turn ends after this call. */
   readonly halt: { readonly stopReason: string | null } | null;
+  /** A PreToolUse `defer`: the turn ends now, without the Stop hooks (hooks.md §12.4). */
+  readonly deferred: boolean;
 }
 
 export async function runToolCall(
@@ -63,7 +65,7 @@ export async function runToolCall(
     };
   }
   let execution: ToolExecution;
-  let forModel: readonly string[] = [];
+  let forModel: readonly string[] = gate.kind === "refused" ? gate.forModel ?? [] : [];
   let halt = gate.kind === "refused" ? gate.halt ?? null : null;
   const recordedInput = gate.input ?? call.input;
   let durationMs = 0;
@@ -85,7 +87,7 @@ export async function runToolCall(
     ...(execution.locations ? { locations: execution.locations } : {}),
     ...(gate.kind === "refused" && gate.meta ? { _meta: gate.meta } : {}),
   });
-  const toolText = fitToBudget(execution.modelText, turn.budget);
+  let toolText = fitToBudget(execution.modelText, turn.budget);
   // Before the Post hooks, which may read it; what they add is recorded as their attachments.
   session.claudeTranscript?.toolResult({
     promptId: turn.promptId,
@@ -105,6 +107,9 @@ export async function runToolCall(
     );
     forModel = [...gate.forModel, ...post.forModel];
     halt = post.halt;
+    // The model reads the hook's output; the client and the Claude-format transcript, written
+    // above, keep the tool's real one (a hook reading the transcript sees what ran).
+    if (post.toolOutput !== null) toolText = fitToBudget(post.toolOutput, turn.budget);
   }
   const result = [toolText, ...forModel.map(systemReminder)].join("\n\n");
   session.record({
@@ -119,6 +124,7 @@ export async function runToolCall(
     toolCallId: hooked.toolCallId,
     segment: { type: "tool_call", name: call.name, input: recordedInput, result },
     halt,
+    deferred: gate.kind === "refused" && gate.deferred === true,
   };
 }
 
@@ -136,12 +142,12 @@ async function postToolHooks(
 ): Promise<PostToolOutcome> {
   const failed = (error: unknown) => {
     session.log(`Post tool hooks failed: ${errorMessage(error)}`);
-    return { forModel: [], halt: null };
+    return { toolOutput: null, forModel: [], halt: null };
   };
   if (turn.signal.aborted) {
     const afterCancel = { promptId: turn.promptId, signal: session.background.signal };
     runPostToolHooks(session, afterCancel, call, execution, durationMs).catch(failed);
-    return { forModel: [], halt: null };
+    return { toolOutput: null, forModel: [], halt: null };
   }
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
 }

@@ -3,7 +3,7 @@
  * the hooks decided, turned into what the seam does — deny, stop the turn, rewrite the input,
  * force or skip the permission prompt — and the words the model reads (§10).
  */
-import { joinedContext } from "../hooks/decision.ts";
+import { type HookDecision, joinedContext } from "../hooks/decision.ts";
 import {
   additionalContextMessage,
   blockingErrorMessage,
@@ -32,8 +32,18 @@ export type PreToolGate =
     /** For the model, after the result. */
     readonly forModel: readonly string[];
   }
-  /** Not dispatched; the model reads `modelText` as the result. */
-  | { readonly kind: "deny"; readonly reason: string; readonly modelText: string }
+  /** Not dispatched; the model reads `modelText` as the result, then `forModel` (§12.3). */
+  | {
+    readonly kind: "deny";
+    readonly reason: string;
+    readonly modelText: string;
+    readonly forModel: readonly string[];
+  }
+  /**
+   * `permissionDecision:"defer"`: not dispatched, and the turn ends at once, with no Post or Stop
+   * hook (§12.4). Claude Code ignores a defer's reason and context; only `--explain` shows them.
+   */
+  | { readonly kind: "defer"; readonly modelText: string }
   /** `continue:false`: not dispatched, and the turn ends after this call. */
   | { readonly kind: "halt"; readonly stopReason: string | null; readonly modelText: string };
 
@@ -65,34 +75,51 @@ export async function runPreToolUseHooks(
         kind: "deny",
         reason: verdict.reason,
         modelText: preToolUseDeniedMessage(call.name, verdict.reason),
+        forModel: contextForModel(decision, call.name),
+      };
+    case "defer":
+      return {
+        kind: "defer",
+        modelText: deferredMessage(call.name),
       };
     case "none":
     case "allow":
-    case "ask": {
-      const context = joinedContext(decision);
+    case "ask":
       return {
         kind: "go",
         input: decision.updatedInput?.input ?? call.input,
         rewritten: decision.updatedInput !== null,
         permission: verdict.kind === "none" ? null : verdict.kind,
-        forModel: context === null
-          ? []
-          : [additionalContextMessage("PreToolUse", call.name, context)],
+        forModel: contextForModel(decision, call.name),
       };
-    }
     default:
       return verdict satisfies never;
   }
 }
 
+/** What the model and the client read as a deferred call's result. */
+export function deferredMessage(toolName: string): string {
+  return `The ${toolName} call was deferred by a hook: it was not run, and the turn ended`;
+}
+
+function contextForModel(decision: HookDecision, toolName: string): string[] {
+  const context = joinedContext(decision);
+  return context === null ? [] : [additionalContextMessage("PreToolUse", toolName, context)];
+}
+
 export interface PostToolOutcome {
+  /**
+   * A PostToolUse hook's `updatedToolOutput`: the result the model reads instead of the tool's
+   * own (§12.5). The client was already shown the real one.
+   */
+  readonly toolOutput: string | null;
   /** Appended to the result the model reads. */
   readonly forModel: readonly string[];
   /** `continue:false`: the turn ends after this call. */
   readonly halt: { readonly stopReason: string | null } | null;
 }
 
-const NOTHING: PostToolOutcome = { forModel: [], halt: null };
+const NOTHING: PostToolOutcome = { toolOutput: null, forModel: [], halt: null };
 
 /** Only for a call that was dispatched: PostToolUse when it succeeded, PostToolUseFailure if not. */
 export async function runPostToolHooks(
@@ -132,5 +159,5 @@ export async function runPostToolHooks(
     }
   }
   const halt = verdict.kind === "stop" ? { stopReason: verdict.stopReason } : null;
-  return { forModel, halt };
+  return { toolOutput: decision.updatedToolOutput?.text ?? null, forModel, halt };
 }

@@ -118,6 +118,12 @@ function describeVerdict(event: string, verdict: Verdict): string[] {
       return [`Decision: allow (by ${verdict.votes.map((v) => v.by).join(", ")})`];
     case "ask":
       return [`Decision: ask the user (by ${verdict.votes.map((v) => v.by).join(", ")})`];
+    case "defer":
+      return [
+        `Decision: defer, the call is held and the turn ends (by ${
+          verdict.votes.map((v) => v.by).join(", ")
+        })`,
+      ];
     case "block": {
       const word = event === "PreToolUse" ? "deny" : "block";
       return [
@@ -143,6 +149,10 @@ function describeDecision(event: string, decision: HookDecision): string[] {
         JSON.stringify(decision.updatedInput.input)
       }`,
     );
+  }
+  if (decision.updatedToolOutput) {
+    const { by, text } = decision.updatedToolOutput;
+    out.push(`  updatedToolOutput, what the model reads (by ${by}): ${text}`);
   }
   for (const said of decision.contexts) {
     out.push(`  additionalContext (by ${said.by}): ${said.text}`);

@@ -7,7 +7,12 @@
 import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import { DEFAULT_BLOCK_REASON } from "./hook_messages.ts";
 import { type BlockCause, commandOf, type ErrorCause, type HookOutcome } from "./hook_outcome.ts";
-import type { HookOutput, HookSpecificOutput, PreToolUseOutput } from "./hook_output.ts";
+import type {
+  HookOutput,
+  HookSpecificOutput,
+  PostToolUseOutput,
+  PreToolUseOutput,
+} from "./hook_output.ts";
 import { PERMISSION_REQUEST_DENIED, permissionRequestSay } from "./permission_request_decision.ts";
 
 /** Something one hook said, and the id of the registration that said it. */
@@ -16,7 +21,7 @@ export interface Said {
   readonly text: string;
 }
 
-/** A PreToolUse `allow` or `ask`, with its `permissionDecisionReason` when given. */
+/** A PreToolUse `allow`, `ask` or `defer`, with its `permissionDecisionReason` when given. */
 export interface Vote {
   readonly by: string;
   readonly reason: string | null;
@@ -51,6 +56,11 @@ export type Verdict =
   /** PreToolUse only: ask the client even if the policy would approve. */
   | { readonly kind: "ask"; readonly votes: readonly Vote[] }
   /**
+   * PreToolUse only: hold the call. It is not run and the turn ends at once, with no Post or
+   * Stop hook (hooks.md §12.4, Claude Code's `tool_deferred`).
+   */
+  | { readonly kind: "defer"; readonly votes: readonly Vote[] }
+  /**
    * PreToolUse or PermissionRequest deny, UserPromptSubmit block, Stop "don't stop", Post* and
    * PostToolBatch feedback to the model.
    */
@@ -78,6 +88,11 @@ export interface HookDecision {
     readonly by: string;
     readonly input: Readonly<Record<string, unknown>>;
   } | null;
+  /**
+   * PostToolUse: the last `updatedToolOutput` in chain order, as the text the model reads in
+   * place of the tool's result (a string as it is, any other JSON value as its JSON text).
+   */
+  readonly updatedToolOutput: { readonly by: string; readonly text: string } | null;
   /** `additionalContext` (top-level, then `hookSpecificOutput`), chain order; kept on block too. */
   readonly contexts: readonly Said[];
   /** Plain stdout on exit 0 (SessionStart and UserPromptSubmit only), chain order. */
@@ -104,7 +119,8 @@ const READS: Record<FiredEventName, EventReads> = {
   PostToolUseFailure: { context: true, plainText: false, stop: true },
   // Observational only: nothing but `systemMessage` is read.
   Notification: { context: false, plainText: false, stop: false },
-  Stop: { context: false, plainText: false, stop: true },
+  // Context alone continues the turn when Stop hooks continue it (hooks.md §12.2).
+  Stop: { context: true, plainText: false, stop: true },
   // Its answer is `hookSpecificOutput.decision` (permission_request_decision.ts).
   PermissionRequest: { context: false, plainText: false, stop: true },
   // The session is over: nothing a hook says has an effect.
@@ -135,9 +151,11 @@ class Collector {
   readonly #blockable: boolean;
   #stop: Extract<Verdict, { kind: "stop" }> | null = null;
   readonly #blocks: BlockEntry[] = [];
+  readonly #defers: Vote[] = [];
   readonly #asks: Vote[] = [];
   readonly #allows: Vote[] = [];
   #updatedInput: HookDecision["updatedInput"] = null;
+  #updatedToolOutput: HookDecision["updatedToolOutput"] = null;
   readonly #contexts: Said[] = [];
   readonly #texts: Said[] = [];
   readonly #systemMessages: Said[] = [];
@@ -187,6 +205,7 @@ class Collector {
       event: this.#event,
       verdict: this.#verdict(),
       updatedInput: this.#updatedInput,
+      updatedToolOutput: this.#updatedToolOutput,
       contexts: this.#contexts,
       texts: this.#texts,
       systemMessages: this.#systemMessages,
@@ -201,6 +220,8 @@ class Collector {
       const reason = this.#blocks.map((b) => b.reason).join("\n");
       return { kind: "block", reason, blocks: this.#blocks };
     }
+    // deny > defer > ask > allow, Claude Code's documented order.
+    if (this.#defers.length > 0) return { kind: "defer", votes: this.#defers };
     if (this.#asks.length > 0) return { kind: "ask", votes: this.#asks };
     if (this.#allows.length > 0) return { kind: "allow", votes: this.#allows };
     return NONE;
@@ -251,6 +272,7 @@ class Collector {
       );
       return;
     }
+    if (specific?.hookEventName === "PostToolUse") this.#toolOutput(by, specific);
     if (output.decision === "approve") {
       this.#ignore(by, `"decision": "approve" has no effect on ${this.#event}`);
     }
@@ -274,7 +296,7 @@ class Collector {
 
   /**
    * One PreToolUse hook's say. When its `permissionDecision` and deprecated `decision` disagree,
-   * the stronger wins (deny > ask > allow), the same rule that combines several hooks.
+   * the stronger wins (deny > defer > ask > allow), the same rule that combines several hooks.
    */
   #permission(
     by: string,
@@ -290,11 +312,23 @@ class Collector {
       const source = specific.permissionDecision === "deny" ? "permission_decision" : "decision";
       const reason = explained ?? DEFAULT_BLOCK_REASON;
       this.#block(by, command, source, reason, reason);
+    } else if (specific.permissionDecision === "defer") {
+      this.#defers.push({ by, reason: explained });
     } else if (specific.permissionDecision === "ask") {
       this.#asks.push({ by, reason: explained });
     } else if (specific.permissionDecision === "allow" || output.decision === "approve") {
       this.#allows.push({ by, reason: explained });
     }
+  }
+
+  /** The last hook in chain order that rewrites the result decides what the model reads. */
+  #toolOutput(by: string, specific: PostToolUseOutput): void {
+    const value = specific.updatedToolOutput;
+    if (value === undefined || value === null) return;
+    this.#updatedToolOutput = {
+      by,
+      text: typeof value === "string" ? value : JSON.stringify(value),
+    };
   }
 
   /** A PermissionRequest deny is a block, an allow a vote (permission_request_decision.ts). */
@@ -318,7 +352,6 @@ class Collector {
 function specificContext(specific: HookSpecificOutput | undefined): string | undefined {
   if (specific === undefined) return undefined;
   switch (specific.hookEventName) {
-    case "Stop":
     case "PermissionRequest":
     case "SessionEnd":
       return undefined;

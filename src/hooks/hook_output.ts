@@ -10,8 +10,12 @@ import type { FiredEventName } from "./event_table.ts";
 const text = z.string({ error: "must be a string" });
 const flag = z.boolean({ error: "must be a boolean" });
 
-export const PermissionDecision = z.enum(["allow", "deny", "ask"], {
-  error: 'must be "allow", "deny" or "ask"',
+/**
+ * `defer` (Claude Code >= 2.1.89) holds the call: it is not run and the turn ends at once
+ * (hooks.md §12.4).
+ */
+export const PermissionDecision = z.enum(["allow", "deny", "ask", "defer"], {
+  error: 'must be "allow", "deny", "ask" or "defer"',
 });
 export type PermissionDecision = z.infer<typeof PermissionDecision>;
 
@@ -31,7 +35,30 @@ function contextOutput<E extends FiredEventName>(hookEventName: E) {
   });
 }
 
-const StopOutput = z.looseObject({ hookEventName: z.literal("Stop"), reason: text.optional() });
+export const PostToolUseOutput = z.looseObject({
+  hookEventName: z.literal("PostToolUse"),
+  additionalContext: text.optional(),
+  /**
+   * What the model reads as the result instead of the tool's own (hooks.md §12.5): any JSON
+   * value, a string as it is, anything else as its JSON text (decision.ts). `null` is none.
+   */
+  updatedToolOutput: z.unknown().optional(),
+});
+export type PostToolUseOutput = z.infer<typeof PostToolUseOutput>;
+
+export const SessionStartOutput = z.looseObject({
+  hookEventName: z.literal("SessionStart"),
+  additionalContext: text.optional(),
+  /** The first user message of the next turn, before the client's prompt (hooks.md §12.6). */
+  initialUserMessage: text.optional(),
+});
+export type SessionStartOutput = z.infer<typeof SessionStartOutput>;
+
+const StopOutput = z.looseObject({
+  hookEventName: z.literal("Stop"),
+  reason: text.optional(),
+  additionalContext: text.optional(),
+});
 
 /** A PermissionRequest hook's answer to the permission prompt (permission_request_decision.ts). */
 export const PermissionRequestDecision = z.looseObject({
@@ -55,10 +82,10 @@ const SessionEndOutput = z.looseObject({ hookEventName: z.literal("SessionEnd") 
 
 export const HookSpecificOutput = z.discriminatedUnion("hookEventName", [
   PreToolUseOutput,
-  contextOutput("PostToolUse"),
+  PostToolUseOutput,
   contextOutput("PostToolUseFailure"),
   contextOutput("UserPromptSubmit"),
-  contextOutput("SessionStart"),
+  SessionStartOutput,
   contextOutput("Notification"),
   StopOutput,
   PermissionRequestOutput,

@@ -161,13 +161,14 @@ export function pointerOf(path: string): string {
 }
 
 /** A decision as scenario files name it: `deny` is PreToolUse's word for `block`. */
-export type DecisionName = "none" | "allow" | "ask" | "deny" | "block" | "stop";
+export type DecisionName = "none" | "allow" | "ask" | "defer" | "deny" | "block" | "stop";
 
 export function decisionName(event: string, verdict: Verdict): DecisionName {
   switch (verdict.kind) {
     case "none":
     case "allow":
     case "ask":
+    case "defer":
     case "stop":
       return verdict.kind;
     case "block":

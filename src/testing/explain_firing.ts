@@ -133,6 +133,7 @@ function decidedBy(decision: HookDecision): Record<string, string | readonly str
   const verdictBy = votersOf(decision.verdict);
   if (verdictBy.length > 0) out["decision"] = verdictBy;
   if (decision.updatedInput) out["updatedInput"] = decision.updatedInput.by;
+  if (decision.updatedToolOutput) out["updatedToolOutput"] = decision.updatedToolOutput.by;
   const lists = {
     context: decision.contexts,
     text: decision.texts,
@@ -152,6 +153,7 @@ function votersOf(verdict: Verdict): string[] {
       return [];
     case "allow":
     case "ask":
+    case "defer":
       return verdict.votes.map((v) => v.by);
     case "block":
       return verdict.blocks.map((b) => b.by);

@@ -80,7 +80,7 @@ const Placement = {
 };
 
 export const EventExpectation = z.strictObject({
-  decision: z.enum(["none", "allow", "ask", "deny", "block", "stop"]).optional().describe(
+  decision: z.enum(["none", "allow", "ask", "defer", "deny", "block", "stop"]).optional().describe(
     "The combined verdict: deny (PreToolUse) and block (other events) are the same thing",
   ),
   reason: TextExpectation.optional().describe("The block or deny reason, all reasons joined"),
@@ -166,7 +166,7 @@ export type SessionScript = z.infer<typeof SessionScript>;
 export const FiredHookExpectation = z.strictObject({
   event: z.enum(FIRED_EVENTS as [string, ...string[]]),
   matcher: z.string().nullable().optional().describe("The value matchers were tested against"),
-  decision: z.enum(["none", "allow", "ask", "deny", "block", "stop"]).optional(),
+  decision: z.enum(["none", "allow", "ask", "defer", "deny", "block", "stop"]).optional(),
 });
 
 export const ToolExpectation = z.strictObject({

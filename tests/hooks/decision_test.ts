@@ -46,6 +46,7 @@ Deno.test("no outcomes decide nothing", () => {
     event: "PreToolUse",
     verdict: { kind: "none" },
     updatedInput: null,
+    updatedToolOutput: null,
     contexts: [],
     texts: [],
     systemMessages: [],
@@ -339,10 +340,14 @@ Deno.test("Stop: an empty hookSpecificOutput.reason does not block", () => {
   assertEquals(decision.verdict, { kind: "none" });
 });
 
-Deno.test("Stop: additionalContext has no effect and is reported as ignored", () => {
-  const decision = decide("Stop", [answered({ additionalContext: "x" })]);
-  assertEquals(decision.contexts, []);
-  assertEquals(decision.ignored.map((i) => i.text), ['"additionalContext" has no effect on Stop']);
+Deno.test("Stop: additionalContext, top-level and in hookSpecificOutput, is kept in chain order", () => {
+  const decision = decide("Stop", [
+    answered({ additionalContext: "x" }),
+    answered({ hookSpecificOutput: { hookEventName: "Stop", additionalContext: "y" } }),
+  ]);
+  assertEquals(decision.contexts.map((c) => c.text), ["x", "y"]);
+  assertEquals(decision.ignored, []);
+  assertEquals(decision.verdict, { kind: "none" });
 });
 
 Deno.test("SessionStart exit 2 has no effect besides being reported", () => {

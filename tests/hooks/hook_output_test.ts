@@ -109,7 +109,7 @@ Deno.test("a wrong hookSpecificOutput field type is invalid and the message give
     invalidMessage("PreToolUse", {
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "maybe" },
     }),
-    'Hook output is invalid: "hookSpecificOutput.permissionDecision" must be "allow", "deny" or "ask"',
+    'Hook output is invalid: "hookSpecificOutput.permissionDecision" must be "allow", "deny", "ask" or "defer"',
   );
   assertEquals(
     invalidMessage("PreToolUse", {
