@@ -10,6 +10,7 @@ import type { TranscriptRecord } from "../agent/transcript_record.ts";
 import { type SessionSettings, settingsRecord } from "../agent/transcript_settings.ts";
 import type { TranscriptWriter } from "../agent/transcript_writer.ts";
 import type { ClaudeTranscript } from "../agent/claude_transcript.ts";
+import type { EnvAssignment } from "../agent/session_env_file.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ToolKit } from "../agent/tool_kit.ts";
 import type { ModelProvider } from "./model_provider.ts";
@@ -63,6 +64,11 @@ export class AgentSession {
   readonly toolKit: ToolKit;
   /** What SessionStart hooks gave the model, for the start of its context. */
   startContext: readonly string[] = [];
+  /**
+   * What SessionStart hooks wrote to their `CLAUDE_ENV_FILE`s: set for every later shell tool
+   * call of the session, never for a hook.
+   */
+  sessionEnv: readonly EnvAssignment[] = [];
   /** The model's name once its context is open (the Claude-format transcript names it). */
   modelName: string | undefined;
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */

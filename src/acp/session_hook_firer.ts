@@ -5,7 +5,7 @@
  */
 import type { FiredEventName } from "../hooks/event_table.ts";
 import { formatDiagnostic } from "../hooks/diagnostic.ts";
-import type { HandlerRunner } from "../hooks/handler_runner.ts";
+import type { HandlerRunner, HookEnvPreparer } from "../hooks/handler_runner.ts";
 import { fireHooks, type HookFiring } from "../hooks/hook_engine.ts";
 import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
 import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
@@ -37,6 +37,8 @@ export interface FireOptions {
   readonly signal?: AbortSignal;
   /** The timeout of handlers that set none, instead of the event's (SessionEnd's budget). */
   readonly defaultTimeoutSec?: number;
+  /** What each hook gets in its environment besides the usual (SessionStart's env files). */
+  readonly hookEnv?: HookEnvPreparer;
 }
 
 export interface SessionHookFirer {
@@ -116,6 +118,7 @@ export async function createSessionHookFirer(options: {
         registrations: matched,
         runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
         context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
+        hookEnv: fireOptions.hookEnv,
       });
       const toolUseId = "tool_use_id" in fields ? fields.tool_use_id : undefined;
       options.transcript?.recordFiring(firing, toolUseId);

@@ -2,6 +2,7 @@
  * The live sessions of one connection, and the steps that create them: a new session (validated
  * cwd, fresh transcript) or a persisted one brought back from its transcript (load and resume).
  */
+import type { EnvAssignment } from "../agent/session_env_file.ts";
 import { createToolKit } from "../agent/tool_kits.ts";
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import {
@@ -39,13 +40,19 @@ import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 export type { RestoredSession } from "./restored_session.ts";
 export type { SessionPlace } from "./session_place.ts";
 
+interface StartedSession {
+  readonly context: readonly string[];
+  readonly env: readonly EnvAssignment[];
+}
+
 export class SessionStore {
   readonly #sessions = new Map<string, AgentSession>();
   /**
    * Sessions whose SessionStart has fired in this process, closed ones included, with what it
-   * gave the model: a session closed and loaded again keeps its starting context.
+   * gave the model and the variables its hooks exported (`CLAUDE_ENV_FILE`): a session closed
+   * and loaded again keeps both.
    */
-  readonly #started = new Map<string, readonly string[]>();
+  readonly #started = new Map<string, StartedSession>();
   /** Restores in flight, per id: a second load of the same session waits for the first. */
   readonly #restoring = new Map<string, Promise<unknown>>();
   #shuttingDown = false;
@@ -242,18 +249,19 @@ export class SessionStore {
 
   /** True the first time for an id: SessionStart fires once per session id per process. */
   markStarted(session: AgentSession): boolean {
-    const context = this.#started.get(session.id);
-    if (context !== undefined) {
-      session.startContext = context;
+    const started = this.#started.get(session.id);
+    if (started !== undefined) {
+      session.startContext = started.context;
+      session.sessionEnv = started.env;
       return false;
     }
-    this.#started.set(session.id, []);
+    this.#started.set(session.id, { context: [], env: [] });
     return true;
   }
 
-  /** Keeps what SessionStart gave the model, for a later load of the same session. */
+  /** Keeps what SessionStart gave the session, for a later load of the same session. */
   rememberStartContext(session: AgentSession): void {
-    this.#started.set(session.id, session.startContext);
+    this.#started.set(session.id, { context: session.startContext, env: session.sessionEnv });
   }
 
   get(sessionId: string): AgentSession {

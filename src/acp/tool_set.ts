@@ -14,7 +14,7 @@ import { ClientShellRunner } from "../agent/client_shell_runner.ts";
 import type { FileAccess, FileReadOptions, FileWriteOptions } from "../agent/file_access.ts";
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { LocalShellRunner } from "../agent/local_shell_runner.ts";
-import type { ShellRunner } from "../agent/shell_runner.ts";
+import { type ShellRunner, withSessionEnv } from "../agent/shell_runner.ts";
 import type { ToolDefinition } from "../model/model.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -58,7 +58,12 @@ export function toolSetFor(
   const shell: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request })
     : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
-  return { definitions: session.toolKit.definitions(), files, shell, roots };
+  return {
+    definitions: session.toolKit.definitions(),
+    files,
+    shell: withSessionEnv(shell, session.sessionEnv),
+    roots,
+  };
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { clientErrorMessage, type ClientRequest } from "./client_request.ts";
+import { resolveEnvAssignments } from "./session_env_file.ts";
 import {
   DEFAULT_SHELL_OUTPUT_CAP_BYTES,
   type ShellOutput,
@@ -54,6 +55,7 @@ export class ClientShellRunner implements ShellRunner {
           command: "/bin/sh",
           args: ["-c", run.command],
           cwd: run.cwd,
+          ...terminalEnv(run),
           outputByteLimit: this.options.outputByteLimit ?? DEFAULT_SHELL_OUTPUT_CAP_BYTES,
         }),
       );
@@ -132,6 +134,17 @@ export class ClientShellRunner implements ShellRunner {
       await request("terminal/release", ids).catch(() => {});
     }
   }
+}
+
+/**
+ * The session's env-file variables, for `terminal/create`: the client sets them over its own
+ * environment. A `$NAME` in them is read from the agent's environment, which the client's is not
+ * known to differ from (the editor started the agent).
+ */
+function terminalEnv(run: ShellRunRequest): { env?: { name: string; value: string }[] } {
+  if (!run.sessionEnv?.length) return {};
+  const set = resolveEnvAssignments(run.sessionEnv, (name) => Deno.env.get(name));
+  return { env: [...set].map(([name, value]) => ({ name, value })) };
 }
 
 type OutputRead =

@@ -9,13 +9,15 @@
  *   model reads them interleaved as a terminal would show them; anything the shell prints before
  *   that runs (a syntax error in the command) comes from stderr and is appended.
  * - The environment is the agent's own, unchanged by default: the command runs as the user's
- *   terminal would run it (PATH, HOME, proxies, toolchains).
+ *   terminal would run it (PATH, HOME, proxies, toolchains), plus what SessionStart hooks wrote
+ *   to their `CLAUDE_ENV_FILE`s.
  * - Output past the cap (64 KiB by default) is read and discarded; the start is kept.
  * - Background processes (`server &`) do not outlive the call: once the shell exits, the group is
  *   ended after a short drain, as for hooks.
  * - The SIGTERM-to-SIGKILL grace is short (250 ms): a cancel must end the turn promptly.
  */
 import { type CommandRunner, runCommand } from "../hooks/command_runner.ts";
+import { applyEnvAssignments } from "./session_env_file.ts";
 import {
   DEFAULT_SHELL_OUTPUT_CAP_BYTES,
   type ShellRunner,
@@ -46,7 +48,7 @@ export class LocalShellRunner implements ShellRunner {
     const result = await runner({
       commandLine: { kind: "shell", command: MERGE_STDERR + request.command },
       cwd: request.cwd,
-      env: this.options.env ?? Deno.env.toObject(),
+      env: applyEnvAssignments(this.options.env ?? Deno.env.toObject(), request.sessionEnv ?? []),
       timeoutMs: request.timeoutMs,
       signal: request.signal,
       stdoutCapBytes: this.options.outputCapBytes ?? DEFAULT_SHELL_OUTPUT_CAP_BYTES,

@@ -3,6 +3,7 @@
  * group, timeout, output cap) or a client terminal (`terminal/*`), which the client shows live.
  * Both answer with values, never throw.
  */
+import type { EnvAssignment } from "./session_env_file.ts";
 
 /** Output kept per command, local or in a client terminal (`outputByteLimit`). */
 export const DEFAULT_SHELL_OUTPUT_CAP_BYTES = 64 * 1024;
@@ -19,6 +20,11 @@ export interface ShellRunRequest {
    * only while it is not yet released. Local runs never call it.
    */
   readonly onTerminal?: (terminalId: string) => void | Promise<void>;
+  /**
+   * What the session's SessionStart hooks wrote to their `CLAUDE_ENV_FILE`s, set over the
+   * command's own environment (session_env_file.ts).
+   */
+  readonly sessionEnv?: readonly EnvAssignment[];
 }
 
 /** What a command printed: stdout and stderr together, in the order written where possible. */
@@ -55,4 +61,13 @@ export type ShellRunResult =
 
 export interface ShellRunner {
   run(request: ShellRunRequest): Promise<ShellRunResult>;
+}
+
+/** The runner, giving every command the session's env-file variables (`sessionEnv`). */
+export function withSessionEnv(
+  runner: ShellRunner,
+  sessionEnv: readonly EnvAssignment[],
+): ShellRunner {
+  if (sessionEnv.length === 0) return runner;
+  return { run: (request) => runner.run({ ...request, sessionEnv }) };
 }

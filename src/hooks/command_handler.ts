@@ -58,18 +58,26 @@ export function handlerTimeoutMs(timeoutSec: number | undefined, event: HookEven
 }
 
 /**
- * The environment of a hook process: the base, then what Claude Code sets for every hook, then
- * for a plugin's hook its root and data directory. A settings hook gets neither plugin variable,
- * even when the agent itself inherited one, as in Claude Code.
+ * The environment of a hook process: the base, then what the firing gives this hook
+ * (SessionStart's `CLAUDE_ENV_FILE`), then what Claude Code sets for every hook, then for a
+ * plugin's hook its root and data directory. A settings hook gets neither plugin variable, and a
+ * hook of another event no `CLAUDE_ENV_FILE`, even when the agent itself inherited one, as in
+ * Claude Code.
  */
 export function hookEnvironment(
   baseEnv: Readonly<Record<string, string>>,
   context: HandlerContext,
   plugin?: PluginLocation,
 ): Record<string, string> {
-  const { CLAUDE_PLUGIN_ROOT: _root, CLAUDE_PLUGIN_DATA: _data, ...inherited } = baseEnv;
+  const {
+    CLAUDE_PLUGIN_ROOT: _root,
+    CLAUDE_PLUGIN_DATA: _data,
+    CLAUDE_ENV_FILE: _envFile,
+    ...inherited
+  } = baseEnv;
   return {
     ...inherited,
+    ...context.extraEnv,
     CLAUDE_PROJECT_DIR: context.cwd,
     CLAUDE_CODE_SESSION_ID: context.sessionId,
     ...(plugin === undefined

@@ -67,7 +67,7 @@ function profileEvent(
 const CONTEXT = ["additionalContext"] as const;
 
 export const HOOK_EVENTS = {
-  SessionStart: fired("source", false, CONTEXT),
+  SessionStart: fired("source", false, ["additionalContext", "initialUserMessage"]),
   UserPromptSubmit: fired(null, true, CONTEXT, 30),
   PreToolUse: fired("tool_name", true, [
     "permissionDecision",
@@ -75,10 +75,10 @@ export const HOOK_EVENTS = {
     "updatedInput",
     "additionalContext",
   ]),
-  PostToolUse: fired("tool_name", true, CONTEXT),
+  PostToolUse: fired("tool_name", true, ["additionalContext", "updatedToolOutput"]),
   PostToolUseFailure: fired("tool_name", true, CONTEXT),
   Notification: fired("notification_type", false, CONTEXT),
-  Stop: fired(null, true, ["reason"]),
+  Stop: fired(null, true, ["reason", "additionalContext"]),
 
   // Claude Code reads `hookSpecificOutput.decision` ({behavior, message, updatedInput, interrupt}).
   PermissionRequest: profileEvent("dropped", "tool_name", true, ["decision"]),

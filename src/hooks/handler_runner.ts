@@ -17,7 +17,21 @@ export interface HandlerContext {
   readonly sessionId: string;
   /** Aborting it kills running hooks (their whole process group) and ends pending requests. */
   readonly signal?: AbortSignal;
+  /**
+   * Variables this one hook's process gets besides the usual ones (SessionStart's
+   * `CLAUDE_ENV_FILE`): set per hook by the engine, from the firing's `HookEnvPreparer`.
+   */
+  readonly extraEnv?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Makes what one hook of a firing gets in `extraEnv` (its files, say), by its position among the
+ * firing's registrations, just before it runs. A rejection is that hook's failure: it does not run.
+ */
+export type HookEnvPreparer = (
+  registration: Registration,
+  position: number,
+) => Promise<Readonly<Record<string, string>>>;
 
 export type HandlerRunner = (
   registration: Registration,

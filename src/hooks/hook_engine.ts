@@ -6,7 +6,12 @@
 import { combineOutcomes, type HookDecision } from "./decision.ts";
 import { FIRED_EVENTS, type FiredEventName } from "./event_table.ts";
 import type { HandlerResult } from "./handler_result.ts";
-import type { HandlerContext, HandlerRunner, HookPayload } from "./handler_runner.ts";
+import type {
+  HandlerContext,
+  HandlerRunner,
+  HookEnvPreparer,
+  HookPayload,
+} from "./handler_runner.ts";
 import { type HookOutcome, interpretResult, runnerThrewOutcome } from "./hook_outcome.ts";
 import type { Registration } from "./registration.ts";
 
@@ -19,6 +24,8 @@ export interface FireHooksRequest {
   readonly registrations: readonly Registration[];
   readonly runHandler: HandlerRunner;
   readonly context: HandlerContext;
+  /** Each hook's own `extraEnv`; without it every hook gets `context` as it is. */
+  readonly hookEnv?: HookEnvPreparer;
 }
 
 export interface HookRun {
@@ -61,16 +68,23 @@ async function fireAll(request: FireHooksRequest): Promise<HookFiring> {
   const { event, matcherValue, registrations } = request;
   // Promise.all keeps input order, so runs stay in chain order however the handlers race.
   const runs = await Promise.all(
-    registrations.map((registration) => runOne(request, registration)),
+    registrations.map((registration, position) => runOne(request, registration, position)),
   );
   const decision = combineOutcomes(event, runs.map((run) => run.outcome));
   return { event, matcherValue, runs, decision };
 }
 
-async function runOne(request: FireHooksRequest, registration: Registration): Promise<HookRun> {
-  const { event, payload, runHandler, context } = request;
+async function runOne(
+  request: FireHooksRequest,
+  registration: Registration,
+  position: number,
+): Promise<HookRun> {
+  const { event, payload, runHandler, hookEnv } = request;
   let result: HandlerResult;
   try {
+    const context = hookEnv === undefined
+      ? request.context
+      : { ...request.context, extraEnv: await hookEnv(registration, position) };
     // Inside the try, a runner that throws synchronously is caught as well as one that rejects.
     result = await runHandler(registration, payload, context);
   } catch (error) {
