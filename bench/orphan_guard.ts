@@ -270,7 +270,8 @@ async function benchSurvivors(): Promise<void> {
     await agent.status;
     await reader.cancel();
     // The guard's grace is 1 s; give every mechanism the same 5 s.
-    await waitUntil(async () => (await living(seconds)).length === 0, "the survivors to end", 5_000).catch(() => {});
+    await waitUntil(async () => (await living(seconds)).length === 0, "the survivors to end", 5_000)
+      .catch(() => {});
     const survivors = await living(seconds);
     console.log(JSON.stringify({
       bench: "survivors_after_kill_9",
