@@ -25,7 +25,7 @@ import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
 import { commandContent } from "./tool_call_content.ts";
 import type { ToolPlaces } from "./tool_set.ts";
-import type { TurnHookContext } from "./turn_hooks.ts";
+import type { TurnHookContext } from "./turn_types.ts";
 import { untilAborted } from "./until_aborted.ts";
 
 export interface PermissionQuestion {

@@ -20,19 +20,13 @@ import { systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import { systemPrompt } from "./system_prompt.ts";
-import type { ToolCallOutcome, ToolTurn } from "./tool_call_step.ts";
+import type { ToolCallOutcome } from "./tool_call_step.ts";
 import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
-import {
-  fireNotification,
-  runStopHooks,
-  runUserPromptSubmitHooks,
-  type TurnHookContext,
-} from "./turn_hooks.ts";
+import { fireNotification, runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
+import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
-
-export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
 
 export interface TurnDeps {
   /** The prompt's id as hooks see it (`prompt_id`); a random UUID when absent. */
@@ -49,11 +43,6 @@ export interface TurnDeps {
   readonly stopHookBlockCap?: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
   readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
-}
-
-/** How much of a tool result the model may be shown, from its context size. */
-export interface ResultBudget {
-  readonly maxChars: number | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { BatchedToolCall } from "../hooks/payload.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
 import type { ToolCallOutcome } from "./tool_call_step.ts";
-import type { TurnHookContext } from "./turn_hooks.ts";
+import type { TurnHookContext } from "./turn_types.ts";
 
 /**
  * One call of the batch as hooks see it. `tool_input` is the input as the model gave it: Claude

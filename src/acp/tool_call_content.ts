@@ -5,7 +5,7 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { ToolOperation } from "../agent/tool_operation.ts";
-import type { ResultBudget } from "./prompt_turn.ts";
+import type { ResultBudget } from "./turn_types.ts";
 
 export function commandContent(operation: ToolOperation | undefined): ToolCallContent[] {
   if (operation?.capability !== "shell") return [];

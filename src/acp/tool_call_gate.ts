@@ -20,19 +20,14 @@ import type { ToolCapability } from "../profile/tool_identity.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { permissionRewriteFailure, permitted } from "./permission_step.ts";
 import { commandContent } from "./tool_call_content.ts";
-import type { ResultBudget } from "./prompt_turn.ts";
 import { type HookedCall, runPreToolUseHooks } from "./tool_hooks.ts";
 import type { ToolPlaces } from "./tool_set.ts";
-import type { TurnHookContext } from "./turn_hooks.ts";
+import type { ToolTurn } from "./turn_types.ts";
 
 export interface ToolCallDeps extends ToolPlaces {
   readonly rules: readonly PermissionRule[];
   /** The session's MCP servers: `mcp__<server>__<tool>` calls go to them. */
   readonly mcp: Pick<McpServers, "lookup" | "call" | "toolNames">;
-}
-
-export interface ToolTurn extends TurnHookContext {
-  readonly budget: ResultBudget;
 }
 
 /** What an emitted tool name runs: a built-in capability, an MCP server's tool, or nothing. */

@@ -10,7 +10,6 @@ import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
 import type { RequestedToolCall } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
-import type { ToolCallSegment } from "./prompt_turn.ts";
 import { fitToBudget } from "./tool_call_content.ts";
 import {
   executorDeps,
@@ -20,11 +19,9 @@ import {
   type ToolCallDeps,
   type ToolTarget,
   toolTarget,
-  type ToolTurn,
 } from "./tool_call_gate.ts";
 import { type HookedCall, type PostToolOutcome, runPostToolHooks } from "./tool_hooks.ts";
-
-export type { ToolCallDeps, ToolTurn } from "./tool_call_gate.ts";
+import type { ToolCallSegment, ToolTurn } from "./turn_types.ts";
 
 export interface ToolCallOutcome {
   /** The call's id (`tool_use_id` in hooks). */

@@ -12,11 +12,7 @@ import {
 } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
-
-export interface TurnHookContext {
-  readonly promptId: string;
-  readonly signal: AbortSignal;
-}
+import type { TurnHookContext } from "./turn_types.ts";
 
 export type PromptGate =
   /** Go on; `forModel` goes to the model with the prompt. */

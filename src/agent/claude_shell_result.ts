@@ -4,66 +4,33 @@
  * shell_failure_text.ts) is both the model's result and PostToolUseFailure's `error`, a timeout
  * reported as exit code 143.
  */
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { joinLines, shellFailureText, trimTrailingNewlines } from "./shell_failure_text.ts";
+import { runShellCall, shellCallResult, type ShellResultStyle } from "./shell_call_result.ts";
+import { joinLines, trimTrailingNewlines } from "./shell_failure_text.ts";
 import type { ShellRunResult } from "./shell_runner.ts";
-import { textContent as text, type ToolExecution, type ToolExecutorDeps } from "./tool_kit.ts";
+import type { ToolExecution, ToolExecutorDeps } from "./tool_kit.ts";
 import type { ShellOperation } from "./tool_operation.ts";
 
 export const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 
-export async function runBash(
-  operation: ShellOperation,
-  deps: ToolExecutorDeps,
-): Promise<ToolExecution> {
-  const result = await deps.shell.run({
-    command: operation.command,
-    cwd: deps.cwd,
-    timeoutMs: operation.timeoutMs,
-    signal: deps.signal,
-    onTerminal: deps.onTerminal,
-  });
-  return bashExecution(result, operation.timeoutMs);
+const CLAUDE_BASH: ShellResultStyle = {
+  notStarted: () => bashResponse("", false),
+  started(result) {
+    const output = withTruncationNote(trimTrailingNewlines(result.output), result);
+    return {
+      completedText: output === "" ? NO_OUTPUT_TEXT : output,
+      failureOutput: output,
+      rawOutput: bashResponse(output, result.kind === "cancelled"),
+    };
+  },
+};
+
+export function runBash(operation: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
+  return runShellCall(operation, deps, CLAUDE_BASH);
 }
 
 /** What came of a run, told Claude Code's way. */
 export function bashExecution(result: ShellRunResult, timeoutMs: number): ToolExecution {
-  const terminal: ToolCallContent[] = result.terminalId === undefined
-    ? []
-    : [{ type: "terminal", terminalId: result.terminalId }];
-  if (result.kind === "failed") {
-    return {
-      status: "failed",
-      modelText: result.message,
-      content: [...terminal, text(result.message)],
-      rawOutput: bashResponse("", false),
-      interrupted: false,
-    };
-  }
-  const output = withTruncationNote(trimTrailingNewlines(result.output), result);
-  const interrupted = result.kind === "cancelled";
-  const failure = shellFailureText(result, output, timeoutMs);
-  if (failure === null) {
-    const modelText = output === "" ? NO_OUTPUT_TEXT : output;
-    return {
-      status: "completed",
-      modelText,
-      // A client terminal already shows the output; locally, the text is all there is.
-      content: terminal.length > 0 ? terminal : [text(modelText)],
-      rawOutput: bashResponse(output, false),
-      interrupted: false,
-    };
-  }
-  return {
-    status: "failed",
-    modelText: failure,
-    // A terminal shows what was printed, not why the command stopped (a timeout, a cancel).
-    content: terminal.length > 0 && result.kind === "exited"
-      ? terminal
-      : [...terminal, text(failure)],
-    rawOutput: bashResponse(output, interrupted),
-    interrupted,
-  };
+  return shellCallResult(result, timeoutMs, CLAUDE_BASH);
 }
 
 /** Bash's `tool_response`, key for key. */

@@ -1,0 +1,27 @@
+/**
+ * What a prompt turn hands down to its steps: the hook context every hook of the turn fires with,
+ * how much of a tool result the model may read, and the tool call's part of the assistant's
+ * message. It sits below the turn (prompt_turn.ts) and each of its steps (tool_call_step.ts,
+ * tool_call_gate.ts, permission_step.ts, tool_call_content.ts, the hook steps), so a step reads
+ * these without importing the turn that calls it.
+ */
+import type { AssistantSegment } from "../model/model.ts";
+
+/** What each hook of a turn fires with: the prompt's id (`prompt_id`) and the turn's signal. */
+export interface TurnHookContext {
+  readonly promptId: string;
+  readonly signal: AbortSignal;
+}
+
+/** How much of a tool result the model may be shown, from its context size. */
+export interface ResultBudget {
+  readonly maxChars: number | undefined;
+}
+
+/** The turn as one of its tool calls sees it. */
+export interface ToolTurn extends TurnHookContext {
+  readonly budget: ResultBudget;
+}
+
+/** A tool call in the assistant's message: its name, its input and the result the model read. */
+export type ToolCallSegment = Extract<AssistantSegment, { type: "tool_call" }>;
