@@ -13,7 +13,7 @@
  * the file and the line.
  */
 import { dirname, join, resolve } from "node:path";
-import { readConfigFile } from "../config_file.ts";
+import { ConfigFileRefused, readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 
 /** A piece of an assigned value: written text, or a variable expanded when the shell runs. */
@@ -39,6 +39,8 @@ export interface ParsedEnvFile {
 
 /** More than any hook writes; a file past it is not read at all (and that is logged). */
 export const ENV_FILE_MAX_BYTES = 1024 * 1024;
+/** Ignored lines logged one by one per file; a binary file would flood the log otherwise. */
+export const IGNORED_LINES_LOGGED = 20;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_START = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -66,6 +68,8 @@ export function parseEnvFile(text: string): ParsedEnvFile {
 function parseLine(line: string): EnvAssignment | Failure | null {
   let rest = line.replace(/^[ \t]+/, "");
   if (rest === "" || rest.startsWith("#")) return null;
+  // No environment can hold one: set, it would stop every later shell call from starting.
+  if (rest.includes("\0")) return fail("it holds a NUL byte, which no variable can hold");
   const exported = /^export[ \t]+/.exec(rest);
   if (exported) rest = rest.slice(exported[0].length);
   const named = /^([^=\s]*)=/.exec(rest);
@@ -235,6 +239,8 @@ export class SessionStartEnvFiles {
    */
   static async forFiring(dir: string, log: (line: string) => void): Promise<SessionStartEnvFiles> {
     try {
+      // Through a link, this would remove files elsewhere; `create` refuses the link anyway.
+      if ((await Deno.lstat(dir)).isSymlink) return new SessionStartEnvFiles(dir, log);
       for await (const entry of Deno.readDir(dir)) {
         if (FILE_NAME.test(entry.name)) await Deno.remove(join(dir, entry.name));
       }
@@ -288,6 +294,7 @@ export class SessionStartEnvFiles {
     for (const [, path] of inOrder) {
       let text: string;
       try {
+        await refuseLink(path);
         text = await readConfigFile(path, { maxBytes: ENV_FILE_MAX_BYTES });
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) continue;
@@ -298,8 +305,12 @@ export class SessionStartEnvFiles {
         continue;
       }
       const parsed = parseEnvFile(text);
-      for (const { line, reason } of parsed.ignored) {
+      for (const { line, reason } of parsed.ignored.slice(0, IGNORED_LINES_LOGGED)) {
         this.#log(`Ignored line ${line} of CLAUDE_ENV_FILE "${path}": ${reason}`);
+      }
+      const unlogged = parsed.ignored.length - IGNORED_LINES_LOGGED;
+      if (unlogged > 0) {
+        this.#log(`Ignored ${unlogged} more lines of CLAUDE_ENV_FILE "${path}"`);
       }
       assignments.push(...parsed.assignments);
     }
@@ -309,5 +320,22 @@ export class SessionStartEnvFiles {
 
 async function makePrivateDir(dir: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  // A link in its place (left by an earlier session's hook) would put the files, and the
+  // removal of old ones, wherever it points.
+  if ((await Deno.lstat(dir)).isSymlink) {
+    throw new ConfigFileRefused(
+      "it is a symbolic link: remove it, and the agent makes the directory",
+    );
+  }
   if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+}
+
+/**
+ * The agent made the file; a link in its place is the hook's, and following it would read
+ * whatever it points at (another file of the user's) as the hook's variables.
+ */
+async function refuseLink(path: string): Promise<void> {
+  if ((await Deno.lstat(path)).isSymlink) {
+    throw new ConfigFileRefused("it is a symbolic link, not the file the agent made");
+  }
 }

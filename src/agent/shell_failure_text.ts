@@ -11,12 +11,18 @@ import type { ShellRunResult } from "./shell_runner.ts";
 /** A run that started: it exited, timed out or was cancelled. */
 export type StartedShellRun = Exclude<ShellRunResult, { kind: "failed" }>;
 
-/** The exit status a shell reports for a process killed by a signal (128 + its number). */
+/**
+ * The numbers of signals that have the same one on Linux and macOS; for another, the platform's
+ * own code is used (Deno reports 128 + its number).
+ */
 const SIGNAL_NUMBERS: Readonly<Record<string, number>> = {
   SIGHUP: 1,
   SIGINT: 2,
   SIGQUIT: 3,
+  SIGILL: 4,
+  SIGTRAP: 5,
   SIGABRT: 6,
+  SIGFPE: 8,
   SIGKILL: 9,
   SIGSEGV: 11,
   SIGPIPE: 13,
@@ -50,7 +56,11 @@ export function shellFailureText(
 
 /** The status a shell would report: the exit code, or 128 + the signal's number. */
 export function exitStatus(code: number | null, signal: string | null): number {
-  if (signal !== null) return 128 + (SIGNAL_NUMBERS[signal] ?? 0);
+  if (signal !== null) {
+    const number = SIGNAL_NUMBERS[signal];
+    if (number !== undefined) return 128 + number;
+    return code !== null && code > 128 ? code : 128;
+  }
   // Neither known (a client terminal that did not say): not a success.
   return code ?? 1;
 }

@@ -229,3 +229,86 @@ Deno.test("when no file can be made the hook gets no CLAUDE_ENV_FILE, and that i
     assertEquals(await files.read(), []);
   });
 });
+
+Deno.test("a line holding a NUL byte sets nothing: no shell could start with it set", () => {
+  const parsed = parseEnvFile("export BAD=a\0b\nexport OK=1\n");
+  assertEquals(parsed.ignored, [{
+    line: 1,
+    reason: "it holds a NUL byte, which no variable can hold",
+  }]);
+  assertEquals(sets("export BAD=a\0b\nexport OK=1\n"), { OK: "1" });
+});
+
+Deno.test("a link the hook put in place of its file is not followed: what it points at sets nothing", async () => {
+  await withTempDir({ "elsewhere.env": "export STOLEN=yes\n" }, async (root) => {
+    const logs: string[] = [];
+    const files = await SessionStartEnvFiles.forFiring(`${root}/session-env`, (l) => logs.push(l));
+    const path = await files.create(0);
+    await Deno.remove(path);
+    await Deno.symlink(`${root}/elsewhere.env`, path);
+    assertEquals(await files.read(), []);
+    assertEquals(logs, [
+      `Cannot read CLAUDE_ENV_FILE "${path}": it is a symbolic link, not the file the agent ` +
+      "made; none of its variables reach the shell",
+    ]);
+  });
+});
+
+Deno.test("a FIFO in place of the file is refused without waiting for a writer", async () => {
+  await withTempDir({}, async (root) => {
+    const logs: string[] = [];
+    const files = await SessionStartEnvFiles.forFiring(`${root}/session-env`, (l) => logs.push(l));
+    const path = await files.create(0);
+    await Deno.remove(path);
+    const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+    assert(made.success, "mkfifo failed");
+    assertEquals(await files.read(), []);
+    assertEquals(logs, [
+      `Cannot read CLAUDE_ENV_FILE "${path}": it is a FIFO, not a regular file; ` +
+      "none of its variables reach the shell",
+    ]);
+  });
+});
+
+Deno.test("a session-env directory that is a link is not used: no file is made or removed where it points", async () => {
+  await withTempDir({ "target/sessionstart-hook-0.sh": "keep me" }, async (root) => {
+    await Deno.symlink(`${root}/target`, `${root}/session-env`);
+    const logs: string[] = [];
+    const files = await SessionStartEnvFiles.forFiring(`${root}/session-env`, (l) => logs.push(l));
+    assertEquals(await files.variableFor(0), {});
+    assertEquals(await Deno.readTextFile(`${root}/target/sessionstart-hook-0.sh`), "keep me");
+    assertEquals(logs, [
+      `Cannot create a CLAUDE_ENV_FILE in "${root}/session-env": it is a symbolic link: remove ` +
+      "it, and the agent makes the directory; the SessionStart hook runs without one",
+    ]);
+  });
+});
+
+Deno.test("a file of many bad lines (binary, say) logs the first 20 and a count of the rest", async () => {
+  await withTempDir({}, async (root) => {
+    const logs: string[] = [];
+    const files = await SessionStartEnvFiles.forFiring(`${root}/session-env`, (l) => logs.push(l));
+    const path = await files.create(0);
+    await Deno.writeTextFile(path, "junk\n".repeat(25) + "export OK=1\n");
+    const assignments = await files.read();
+    assertEquals(Object.fromEntries(resolveEnvAssignments(assignments, () => undefined)), {
+      OK: "1",
+    });
+    assertEquals(logs.length, 21);
+    assertEquals(logs.at(-1), `Ignored 5 more lines of CLAUDE_ENV_FILE "${path}"`);
+  });
+});
+
+Deno.test("a file over 1 MiB is not read at all, and that is logged", async () => {
+  await withTempDir({}, async (root) => {
+    const logs: string[] = [];
+    const files = await SessionStartEnvFiles.forFiring(`${root}/session-env`, (l) => logs.push(l));
+    const path = await files.create(0);
+    await Deno.writeTextFile(path, "export BIG=1\n" + "#".repeat(1024 * 1024));
+    assertEquals(await files.read(), []);
+    assertEquals(logs, [
+      `Cannot read CLAUDE_ENV_FILE "${path}": it is over the 1 MiB limit (1048589 bytes); ` +
+      "none of its variables reach the shell",
+    ]);
+  });
+});
