@@ -12,7 +12,7 @@ import {
 import type { ToolExecution } from "../agent/tool_kit.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
-import type { TurnHookContext } from "./turn_hooks.ts";
+import type { TurnHookContext } from "./turn_types.ts";
 
 export interface HookedCall {
   readonly toolCallId: string;

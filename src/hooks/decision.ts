@@ -201,9 +201,16 @@ class Collector {
   }
 
   decision(): HookDecision {
+    const verdict = this.#verdict();
+    // A deferred call ends the turn before the model reads anything (hooks.md §12.4).
+    if (verdict.kind === "defer") {
+      for (const said of this.#contexts.splice(0)) {
+        this.#ignore(said.by, `"additionalContext" has no effect on a deferred call: ${said.text}`);
+      }
+    }
     return {
       event: this.#event,
-      verdict: this.#verdict(),
+      verdict,
       updatedInput: this.#updatedInput,
       updatedToolOutput: this.#updatedToolOutput,
       contexts: this.#contexts,
@@ -273,6 +280,17 @@ class Collector {
       return;
     }
     if (specific?.hookEventName === "PostToolUse") this.#toolOutput(by, specific);
+    else if (specific !== undefined && "updatedToolOutput" in specific) {
+      // Claude Code reads it on PostToolUse only: a failed call's error stays what the model reads.
+      this.#ignore(by, `"updatedToolOutput" has no effect on ${this.#event}`);
+    }
+    if ("updatedToolOutput" in output) {
+      // A rewrite meant to hide a secret must not fail silently for being one level too high.
+      this.#ignore(
+        by,
+        `A top-level "updatedToolOutput" has no effect: put it in "hookSpecificOutput"`,
+      );
+    }
     if (output.decision === "approve") {
       this.#ignore(by, `"decision": "approve" has no effect on ${this.#event}`);
     }
@@ -323,6 +341,9 @@ class Collector {
 
   /** The last hook in chain order that rewrites the result decides what the model reads. */
   #toolOutput(by: string, specific: PostToolUseOutput): void {
+    if ("updatedMCPToolOutput" in specific) {
+      this.#ignore(by, `"updatedMCPToolOutput" is not read here: use "updatedToolOutput"`);
+    }
     const value = specific.updatedToolOutput;
     if (value === undefined || value === null) return;
     this.#updatedToolOutput = {

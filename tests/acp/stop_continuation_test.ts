@@ -199,7 +199,8 @@ Deno.test("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: a whole number sets the cap; anythin
   assertEquals(capOf("0"), { cap: 0, logs: [] });
   assertEquals(capOf(undefined), { cap: 8, logs: [] });
   assertEquals(capOf(""), { cap: 8, logs: [] });
-  for (const bad of ["-1", "1.5", "many", "99999999999999999999"]) {
+  assertEquals(capOf(" 5 "), { cap: 5, logs: [] }, "spaces around the number are dropped");
+  for (const bad of ["-1", "1.5", "1e3", "0x10", "abc", "many", "99999999999999999999"]) {
     assertEquals(capOf(bad), {
       cap: 8,
       logs: [

@@ -13,6 +13,7 @@ import {
   group,
   hook,
   hookCommand,
+  type HookProject,
   metaOf,
   modelTextOf,
   noticesOf,
@@ -35,13 +36,36 @@ async function feedbackOf(home: string, sessionId: string): Promise<unknown[]> {
     .map((r) => r.text);
 }
 
-async function continuing(agent: AcpHarness, sessionId: string): Promise<void> {
+/** The agent, initialized, with `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` set to `cap` in its environment. */
+async function startWithCap(p: HookProject, cap: string): Promise<AcpHarness> {
+  const agent = await AcpHarness.start({
+    cwd: p.cwd,
+    home: p.home,
+    args: ["--model", await writeReplyModel(p.models), "--threads", "1", "--gpu", "off"],
+    env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: cap },
+  });
+  await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  return agent;
+}
+
+/** A new session in `dir` with "stop hooks continue the turn" on, and its first prompt's answer. */
+async function promptContinuing(
+  p: HookProject,
+  agent: AcpHarness,
+  dir: string,
+): Promise<{ sessionId: string; result: JsonObject }> {
+  const sessionId = await p.newSessionIn(agent, dir);
   await agent.call("session/set_config_option", {
     sessionId,
     configId: "stop_hooks_continue",
     type: "boolean",
     value: true,
   });
+  const result = await agent.call("session/prompt", {
+    sessionId,
+    prompt: text("finish the work"),
+  }) as JsonObject;
+  return { sessionId, result };
 }
 
 Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is false gives the model Claude Code's two items, then lets the turn end; context alone goes on too", async (t) => {
@@ -74,12 +98,7 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
     const command = hookCommand("gate");
 
     await t.step("decision:block: the preamble feedback and the blocking error", async () => {
-      const sessionId = await p.newSessionIn(agent, json);
-      await continuing(agent, sessionId);
-      const result = await agent.call("session/prompt", {
-        sessionId,
-        prompt: text("finish the work"),
-      }) as JsonObject;
+      const { sessionId, result } = await promptContinuing(p, agent, json);
       assertEquals(result.stopReason, "end_turn");
       assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT + REPLY_TEXT);
       const blockingError =
@@ -100,12 +119,7 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
     });
 
     await t.step("exit 2: [<cmd>]: <stderr>, the feedback ending with a newline", async () => {
-      const sessionId = await p.newSessionIn(agent, exit2);
-      await continuing(agent, sessionId);
-      const result = await agent.call("session/prompt", {
-        sessionId,
-        prompt: text("finish the work"),
-      }) as JsonObject;
+      const { sessionId, result } = await promptContinuing(p, agent, exit2);
       assertEquals(result.stopReason, "end_turn");
       const quoted = `[${command}]: The tests are red`;
       assertEquals(await feedbackOf(p.home, sessionId), [
@@ -115,12 +129,7 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
     });
 
     await t.step("additionalContext alone goes on, without a notice or _meta", async () => {
-      const sessionId = await p.newSessionIn(agent, context);
-      await continuing(agent, sessionId);
-      const result = await agent.call("session/prompt", {
-        sessionId,
-        prompt: text("finish the work"),
-      }) as JsonObject;
+      const { sessionId, result } = await promptContinuing(p, agent, context);
       assertEquals(result.stopReason, "end_turn");
       assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT + REPLY_TEXT);
       assertEquals(await feedbackOf(p.home, sessionId), [
@@ -139,19 +148,8 @@ Deno.test("llama, continuing: with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 the 3rd con
       settings: { hooks: { Stop: [group(undefined, hook("always"))] } },
       replies: { always: { out: { decision: "block", reason: "Not yet" } } },
     });
-    const agent = await AcpHarness.start({
-      cwd: p.cwd,
-      home: p.home,
-      args: ["--model", await writeReplyModel(p.models), "--threads", "1", "--gpu", "off"],
-      env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "2" },
-    });
-    await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const sessionId = await p.newSessionIn(agent, dir);
-    await continuing(agent, sessionId);
-    const result = await agent.call("session/prompt", {
-      sessionId,
-      prompt: text("finish the work"),
-    }) as JsonObject;
+    const agent = await startWithCap(p, "2");
+    const { sessionId, result } = await promptContinuing(p, agent, dir);
 
     assertEquals(result.stopReason, "end_turn");
     assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT.repeat(3));
@@ -167,13 +165,7 @@ Deno.test("llama, continuing: with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 the 3rd con
 
 Deno.test("llama: a CLAUDE_CODE_STOP_HOOK_BLOCK_CAP that is not a whole number is said once on stderr", async () => {
   await withHookProject(async (p) => {
-    const agent = await AcpHarness.start({
-      cwd: p.cwd,
-      home: p.home,
-      args: ["--model", await writeReplyModel(p.models), "--threads", "1", "--gpu", "off"],
-      env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "lots" },
-    });
-    await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const agent = await startWithCap(p, "lots");
     const closed = await agent.close();
     const said =
       'Cannot use CLAUDE_CODE_STOP_HOOK_BLOCK_CAP "lots": it must be a whole number of continuations (0 or more); the cap stays 8';

@@ -89,6 +89,25 @@ Deno.test("continue:false beats a defer", () => {
   assertEquals(decision.verdict, { kind: "stop", by: id("PreToolUse", 1), stopReason: "enough" });
 });
 
+Deno.test("a defer's additionalContext reaches no model: --explain lists it as having no effect", () => {
+  const decision = decide("PreToolUse", [
+    pre({ permissionDecision: "defer", additionalContext: "held for review" }),
+    pre({ additionalContext: "second opinion" }),
+  ]);
+  assertEquals(decision.verdict.kind, "defer");
+  assertEquals(decision.contexts, []);
+  assertEquals(decision.ignored, [
+    {
+      by: id("PreToolUse", 0),
+      text: '"additionalContext" has no effect on a deferred call: held for review',
+    },
+    {
+      by: id("PreToolUse", 1),
+      text: '"additionalContext" has no effect on a deferred call: second opinion',
+    },
+  ]);
+});
+
 Deno.test("an unknown permissionDecision is still no usable answer, and names defer among the valid ones", () => {
   const parsed = parseHookOutput("PreToolUse", {
     hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "later" },
@@ -142,15 +161,32 @@ Deno.test("updatedToolOutput is kept beside a block and the contexts: both are s
   assertEquals(decision.contexts.map((c) => c.text), ["ctx"]);
 });
 
-Deno.test("updatedToolOutput is read on PostToolUse only", () => {
+Deno.test("updatedToolOutput is read on PostToolUse only; on PostToolUseFailure --explain says it had no effect", () => {
   const failure = decide("PostToolUseFailure", [
     answered({
       hookSpecificOutput: { hookEventName: "PostToolUseFailure", updatedToolOutput: "x" },
     }),
   ]);
   assertEquals(failure.updatedToolOutput, null);
+  assertEquals(failure.ignored, [{
+    by: id("PostToolUseFailure", 0),
+    text: '"updatedToolOutput" has no effect on PostToolUseFailure',
+  }]);
   const before = decide("PreToolUse", [pre({ updatedToolOutput: "x" })]);
   assertEquals(before.updatedToolOutput, null);
+});
+
+Deno.test("a top-level updatedToolOutput, or Claude Code's older updatedMCPToolOutput, rewrites nothing and --explain says so", () => {
+  const top = decide("PostToolUse", [answered({ updatedToolOutput: "REDACTED" })]);
+  assertEquals(top.updatedToolOutput, null);
+  assertEquals(top.ignored.map((i) => i.text), [
+    'A top-level "updatedToolOutput" has no effect: put it in "hookSpecificOutput"',
+  ]);
+  const mcp = decide("PostToolUse", [post({ updatedMCPToolOutput: "REDACTED" })]);
+  assertEquals(mcp.updatedToolOutput, null);
+  assertEquals(mcp.ignored.map((i) => i.text), [
+    '"updatedMCPToolOutput" is not read here: use "updatedToolOutput"',
+  ]);
 });
 
 Deno.test("scenario files name a defer verdict defer, distinct from ask and deny", () => {
