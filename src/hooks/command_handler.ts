@@ -93,7 +93,7 @@ export function hookEnvironment(
  * substituted here, as Claude Code substitutes its path placeholders:
  * `"command": "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"` works in both.
  */
-export function commandLineOf(
+function commandLineOf(
   handler: CommandHandlerConfig,
   projectDir: string,
   plugin?: PluginLocation,

@@ -174,15 +174,6 @@ export function isFiredEvent(
   return isHookEventName(name) && eventGroup(name, profile) === "fired";
 }
 
-/** Whether a settings entry for this event becomes a registration (fired or never emitted). */
-export function createsRegistration(
-  name: HookEventName,
-  profile: EventProfile = DEFAULT_EVENTS,
-): boolean {
-  const group = eventGroup(name, profile);
-  return group === "fired" || group === "never_emitted";
-}
-
 /** Words for a group, as `hooks list` shows them. */
 export function describeGroup(group: EventGroup): string {
   switch (group) {

@@ -8,6 +8,7 @@ import { readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { type EventProfile, isHookEventName } from "./event_table.ts";
+import { isRecord } from "./json_value_at.ts";
 import { pluginDataDir, type PluginLocation } from "./plugin_location.ts";
 import type { ReadTextFile } from "./settings_chain.ts";
 import { type EntrySink, readHooks } from "./settings_entries.ts";
@@ -88,7 +89,7 @@ export async function readPluginDir(
       `".claude-plugin/plugin.json" is not JSON: ${errorMessage(error)}`,
     );
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return refuse("SETTINGS_INVALID", "", `".claude-plugin/plugin.json" must be a JSON object`);
   }
   const manifest = PluginManifest.safeParse(value);

@@ -23,7 +23,7 @@ export function knownMarketplacesPath(home: string): string {
   return `${home}/.claude/plugins/known_marketplaces.json`;
 }
 
-export function marketplaceFilePath(marketplaceDir: string): string {
+function marketplaceFilePath(marketplaceDir: string): string {
   return `${marketplaceDir}/.claude-plugin/marketplace.json`;
 }
 

@@ -28,6 +28,7 @@ import {
 } from "./event_table.ts";
 import type { ReadScript } from "./foreign_tool_references.ts";
 import { handlerFieldFindings } from "./handler_field_lint.ts";
+import { isRecord } from "./json_value_at.ts";
 import { finding } from "./lint_finding.ts";
 import type { LoadedPlugin } from "./plugin_hooks.ts";
 import { pluginHooksFiles, pluginVariableFindings } from "./plugin_lint.ts";
@@ -328,8 +329,4 @@ function sortByChain(findings: Diagnostic[], loaded: LintedHooks): Diagnostic[] 
       a.index - b.index
     )
     .map(({ d }) => d);
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

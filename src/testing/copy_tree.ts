@@ -5,8 +5,9 @@
  * - Directories, regular files (modes kept) and symlinks are copied; sockets, FIFOs and devices
  *   are no part of a project's files and are left out (nothing is ever opened but regular
  *   files, so a FIFO cannot block the copy). `NOT_COPIED` directories (or the `skip` names
- *   given) are left out at any depth, and so are the directories in `leaveOut` (the cases' scratch directory, when it lies
- *   inside the tree: the copy would otherwise copy itself until names grow too long).
+ *   given) are left out at any depth, and so are the directories in `leaveOut` (the cases'
+ *   scratch directory, when it lies inside the tree: the copy would otherwise copy itself until
+ *   names grow too long).
  * - A symlink is never followed while copying. It keeps leading where it led, except into the
  *   tree: a link whose target lies in the tree, by its text or once every link on the way is
  *   followed (a relative one that climbs to "/" and down again, one through a link outside that

@@ -1,35 +1,18 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import {
-  combineOutcomes,
-  type HookDecision,
-  joinedContext,
-  type Verdict,
-} from "../../src/hooks/decision.ts";
-import type { FiredEventName } from "../../src/hooks/event_table.ts";
+import { combineOutcomes, joinedContext, type Verdict } from "../../src/hooks/decision.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import { type HookOutcome, interpretResult } from "../../src/hooks/hook_outcome.ts";
+import { interpretResult } from "../../src/hooks/hook_outcome.ts";
 import {
   answered,
   commandRegistration,
+  decide,
   evaluated,
   exited,
   failed,
+  id,
+  outcome,
   promptRegistration,
 } from "./registration_fixture.ts";
-
-/** The outcome of hook number `order` (command `./hook<order>.sh`) of `event`. */
-function hook(event: FiredEventName, order: number, result: HandlerResult): HookOutcome {
-  const registration = commandRegistration(`./hook${order}.sh`, { event, order });
-  return interpretResult(event, registration, result);
-}
-
-function id(event: FiredEventName, order: number): string {
-  return `project:/hooks/${event}/0/hooks/${order}`;
-}
-
-function decide(event: FiredEventName, results: readonly HandlerResult[]): HookDecision {
-  return combineOutcomes(event, results.map((result, order) => hook(event, order, result)));
-}
 
 function pre(fields: Record<string, unknown>, top: Record<string, unknown> = {}): HandlerResult {
   return answered({ ...top, hookSpecificOutput: { hookEventName: "PreToolUse", ...fields } });
@@ -80,8 +63,8 @@ Deno.test("continue:false beats a Stop block: the turn stops", () => {
 
 Deno.test("the first continue:false in chain order decides, whatever order outcomes arrive in", () => {
   const outcomes = [
-    hook("UserPromptSubmit", 2, answered({ continue: false, stopReason: "second" })),
-    hook("UserPromptSubmit", 1, answered({ continue: false, stopReason: "first" })),
+    outcome("UserPromptSubmit", 2, answered({ continue: false, stopReason: "second" })),
+    outcome("UserPromptSubmit", 1, answered({ continue: false, stopReason: "first" })),
   ];
   assertEquals(combineOutcomes("UserPromptSubmit", outcomes).verdict, {
     kind: "stop",
@@ -104,9 +87,9 @@ Deno.test("PreToolUse: deny beats ask beats allow beats no decision", () => {
 
 Deno.test("PreToolUse: exit 2, permissionDecision deny, decision block and ok:false all deny", () => {
   const outcomes = [
-    hook("PreToolUse", 0, exited(2, { stderr: "exit two" })),
-    hook("PreToolUse", 1, pre({ permissionDecision: "deny", permissionDecisionReason: "pd" })),
-    hook("PreToolUse", 2, answered({ decision: "block", reason: "legacy" })),
+    outcome("PreToolUse", 0, exited(2, { stderr: "exit two" })),
+    outcome("PreToolUse", 1, pre({ permissionDecision: "deny", permissionDecisionReason: "pd" })),
+    outcome("PreToolUse", 2, answered({ decision: "block", reason: "legacy" })),
     interpretResult(
       "PreToolUse",
       promptRegistration("judge", { order: 3 }),
@@ -125,10 +108,14 @@ Deno.test("PreToolUse: exit 2, permissionDecision deny, decision block and ok:fa
 
 Deno.test("PreToolUse: deny reasons are joined in chain order even when outcomes arrive out of order", () => {
   const outcomes = [
-    hook("PreToolUse", 3, exited(2, { stderr: "third" })),
-    hook("PreToolUse", 1, pre({ permissionDecision: "deny", permissionDecisionReason: "first" })),
-    hook("PreToolUse", 2, pre({ permissionDecision: "allow" })),
-    hook("PreToolUse", 0, exited(0)),
+    outcome("PreToolUse", 3, exited(2, { stderr: "third" })),
+    outcome(
+      "PreToolUse",
+      1,
+      pre({ permissionDecision: "deny", permissionDecisionReason: "first" }),
+    ),
+    outcome("PreToolUse", 2, pre({ permissionDecision: "allow" })),
+    outcome("PreToolUse", 0, exited(0)),
   ];
   assertEquals(
     blockOf(combineOutcomes("PreToolUse", outcomes).verdict).reason,
@@ -180,9 +167,9 @@ Deno.test("PreToolUse: ask and allow votes name their hooks and reasons", () => 
 
 Deno.test("updatedInput: the last one in chain order wins and names its hook", () => {
   const outcomes = [
-    hook("PreToolUse", 2, pre({ updatedInput: { command: "ls -la" } })),
-    hook("PreToolUse", 0, pre({ updatedInput: { command: "ls" } })),
-    hook("PreToolUse", 1, exited(0)),
+    outcome("PreToolUse", 2, pre({ updatedInput: { command: "ls -la" } })),
+    outcome("PreToolUse", 0, pre({ updatedInput: { command: "ls" } })),
+    outcome("PreToolUse", 1, exited(0)),
   ];
   assertEquals(combineOutcomes("PreToolUse", outcomes).updatedInput, {
     by: id("PreToolUse", 2),
@@ -203,8 +190,8 @@ Deno.test("updatedInput survives an allow and no decision at all", () => {
 
 Deno.test("additionalContext is kept in chain order, top-level before hookSpecificOutput", () => {
   const outcomes = [
-    hook("PostToolUse", 1, answered({ additionalContext: "b" })),
-    hook(
+    outcome("PostToolUse", 1, answered({ additionalContext: "b" })),
+    outcome(
       "PostToolUse",
       0,
       answered({
@@ -310,9 +297,9 @@ Deno.test("PostToolUseFailure exit 2 blocks with its stderr", () => {
 
 Deno.test("Stop blocks via exit 2, decision block, hookSpecificOutput.reason and ok:false", () => {
   const outcomes = [
-    hook("Stop", 0, exited(2, { stderr: "tests fail" })),
-    hook("Stop", 1, answered({ decision: "block", reason: "not done" })),
-    hook(
+    outcome("Stop", 0, exited(2, { stderr: "tests fail" })),
+    outcome("Stop", 1, answered({ decision: "block", reason: "not done" })),
+    outcome(
       "Stop",
       2,
       answered({ hookSpecificOutput: { hookEventName: "Stop", reason: "keep going" } }),
@@ -393,8 +380,8 @@ Deno.test('decision "approve" outside PreToolUse is reported as ignored', () => 
 
 Deno.test("systemMessages are kept for the user in chain order, even when a hook blocks", () => {
   const outcomes = [
-    hook("UserPromptSubmit", 1, answered({ systemMessage: "second", decision: "block" })),
-    hook("UserPromptSubmit", 0, answered({ systemMessage: "first" })),
+    outcome("UserPromptSubmit", 1, answered({ systemMessage: "second", decision: "block" })),
+    outcome("UserPromptSubmit", 0, answered({ systemMessage: "first" })),
   ];
   const decision = combineOutcomes("UserPromptSubmit", outcomes);
   assertEquals(decision.systemMessages.map((m) => m.text), ["first", "second"]);

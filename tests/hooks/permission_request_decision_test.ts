@@ -7,15 +7,18 @@ import {
   PERMISSION_REQUEST_DENIED,
   sessionPermissionUpdates,
 } from "../../src/hooks/permission_request_decision.ts";
-import { answered, commandRegistration, exited, failed } from "./registration_fixture.ts";
+import {
+  answered,
+  commandRegistration,
+  exited,
+  failed,
+  id as registrationId,
+  outcome,
+} from "./registration_fixture.ts";
 
 /** The outcome of PermissionRequest hook number `order` (command `./hook<order>.sh`). */
 function hook(order: number, result: HandlerResult): HookOutcome {
-  const registration = commandRegistration(`./hook${order}.sh`, {
-    event: "PermissionRequest",
-    order,
-  });
-  return interpretResult("PermissionRequest", registration, result);
+  return outcome("PermissionRequest", order, result);
 }
 
 function answer(...results: HandlerResult[]) {
@@ -23,7 +26,7 @@ function answer(...results: HandlerResult[]) {
 }
 
 function id(order: number): string {
-  return `project:/hooks/PermissionRequest/0/hooks/${order}`;
+  return registrationId("PermissionRequest", order);
 }
 
 function decision(fields: Record<string, unknown>): HandlerResult {

@@ -2,9 +2,11 @@
  * Hand-built registrations, and the raw results their handlers could produce, for the pure
  * tests of outcomes, decisions and the engine: no settings file, no process.
  */
+import { combineOutcomes, type HookDecision } from "../../src/hooks/decision.ts";
 import type { FiredEventName } from "../../src/hooks/event_table.ts";
 import type { HandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerFailure, HandlerResult } from "../../src/hooks/handler_result.ts";
+import { type HookOutcome, interpretResult } from "../../src/hooks/hook_outcome.ts";
 import type { Registration } from "../../src/hooks/registration.ts";
 
 export interface RegistrationOptions {
@@ -22,7 +24,7 @@ export function registration(
   const order = options.order ?? 0;
   const pointer = `/hooks/${event}/0/hooks/${order}`;
   return {
-    id: `project:${pointer}`,
+    id: id(event, order),
     event,
     matcherSource: undefined,
     matcher: { kind: "all" },
@@ -85,4 +87,20 @@ export function evaluated(ok: boolean, reason?: string): HandlerResult {
 
 export function failed(failure: HandlerFailure, message: string): HandlerResult {
   return { kind: "failed", failure, message, durationMs: 5 };
+}
+
+/** The id `registration()` gives hook number `order` of `event`. */
+export function id(event: FiredEventName, order: number): string {
+  return `project:/hooks/${event}/0/hooks/${order}`;
+}
+
+/** The outcome of hook number `order` (command `./hook<order>.sh`) of `event`. */
+export function outcome(event: FiredEventName, order: number, result: HandlerResult): HookOutcome {
+  const registration = commandRegistration(`./hook${order}.sh`, { event, order });
+  return interpretResult(event, registration, result);
+}
+
+/** Combines `results`, each from the hook at its own index in the chain. */
+export function decide(event: FiredEventName, results: readonly HandlerResult[]): HookDecision {
+  return combineOutcomes(event, results.map((result, order) => outcome(event, order, result)));
 }

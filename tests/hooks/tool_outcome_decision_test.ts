@@ -4,27 +4,11 @@
  * output in chain order wins, whatever order the hooks finished in.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { combineOutcomes, type HookDecision } from "../../src/hooks/decision.ts";
-import type { FiredEventName } from "../../src/hooks/event_table.ts";
-import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import { type HookOutcome, interpretResult } from "../../src/hooks/hook_outcome.ts";
+import { combineOutcomes } from "../../src/hooks/decision.ts";
 import { parseHookOutput } from "../../src/hooks/hook_output.ts";
 import { decisionName, sameDecision } from "../../src/testing/expectation_match.ts";
 import { EventExpectation } from "../../src/testing/scenario_schema.ts";
-import { answered, commandRegistration, exited } from "./registration_fixture.ts";
-
-function outcome(event: FiredEventName, order: number, result: HandlerResult): HookOutcome {
-  const registration = commandRegistration(`./hook${order}.sh`, { event, order });
-  return interpretResult(event, registration, result);
-}
-
-function id(event: FiredEventName, order: number): string {
-  return `project:/hooks/${event}/0/hooks/${order}`;
-}
-
-function decide(event: FiredEventName, results: readonly HandlerResult[]): HookDecision {
-  return combineOutcomes(event, results.map((result, order) => outcome(event, order, result)));
-}
+import { answered, decide, exited, id, outcome } from "./registration_fixture.ts";
 
 const pre = (fields: Record<string, unknown>, top: Record<string, unknown> = {}) =>
   answered({ ...top, hookSpecificOutput: { hookEventName: "PreToolUse", ...fields } });
