@@ -39,8 +39,6 @@ export interface SeamAgentOptions {
   readonly script: ModelScript;
   /** `--compat` (default: llama). */
   readonly profile?: CompatProfileId;
-  /** `--plugin-dir` directories (absolute), read when the profile reads plugins. */
-  readonly pluginDirs?: readonly string[];
   /**
    * How the client answers `session/request_permission`: "unexpected" (default) counts an ask as
    * a broken bench turn; "allow_once" allows at once, and the turn counts its asks.
@@ -167,7 +165,6 @@ export class SeamAgent {
       rules: [],
       maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
       profile: compatProfile(options.profile),
-      ...(options.pluginDirs === undefined ? {} : { pluginDirs: options.pluginDirs }),
       // As the `acp` command runs hooks: the bench's environment, the default kill grace.
       hookRunner: () => createHandlerRunner({}),
       observeFiring: (sessionId, firing) => feeds.of(sessionId).addFiring(firing),

@@ -117,7 +117,7 @@ export async function permitted(
  * What "always allow" would remember, in Claude Code's shape: an allow rule for the tool name,
  * kept for the session (llama-agent writes no settings file).
  */
-export function permissionSuggestions(toolName: string): PermissionSuggestion[] {
+function permissionSuggestions(toolName: string): PermissionSuggestion[] {
   return [{
     type: "addRules",
     rules: [{ toolName }],

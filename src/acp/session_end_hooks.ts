@@ -13,7 +13,7 @@ import type { SessionEndReason } from "../hooks/payload.ts";
 import type { AgentSession } from "./agent_session.ts";
 
 /** The agent's environment variable that sets the budget, in milliseconds. */
-export const SESSION_END_TIMEOUT_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS";
+const SESSION_END_TIMEOUT_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS";
 
 const DEFAULT_BUDGET_MS = HOOK_EVENTS.SessionEnd.commandTimeoutSec * 1000;
 /** How far a hook's own `timeout` raises the budget. */
@@ -69,7 +69,7 @@ export async function endSession(
 }
 
 /** Fires SessionEnd for a session that ended, at most once; never throws. */
-export async function runSessionEndHooks(
+async function runSessionEndHooks(
   session: AgentSession,
   reason: SessionEndReason,
   env: (name: string) => string | undefined,

@@ -43,7 +43,7 @@ export async function runSessionStartHooks(
 }
 
 /** The hooks' `initialUserMessage`s in chain order, joined with "\n"; null when none gave one. */
-export function initialUserMessage(firing: HookFiring): string | null {
+function initialUserMessage(firing: HookFiring): string | null {
   const messages = firing.runs.flatMap(({ outcome }) => {
     const specific = outcome.kind === "success" ? outcome.output?.hookSpecificOutput : undefined;
     const message = specific?.hookEventName === "SessionStart"

@@ -19,7 +19,7 @@ import type { StopGate } from "./turn_hooks.ts";
 export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;
 
 /** Claude Code's variable that sets the cap. */
-export const STOP_HOOK_BLOCK_CAP_ENV = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
+const STOP_HOOK_BLOCK_CAP_ENV = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP";
 
 /**
  * The cap from the agent's environment: a whole number of continuations (0 ends the turn at the

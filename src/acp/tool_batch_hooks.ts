@@ -63,6 +63,6 @@ export async function runPostToolBatchHooks(
 }
 
 /** A block or exit 2, for the model: the PostToolUse wording without a tool (inferred). */
-export function batchBlockedMessage(command: string, reason: string): string {
+function batchBlockedMessage(command: string, reason: string): string {
   return `${hookLabel("PostToolBatch")} hook blocking error from command: "${command}": ${reason}`;
 }

@@ -98,7 +98,7 @@ export async function runPreToolUseHooks(
 }
 
 /** What the model and the client read as a deferred call's result. */
-export function deferredMessage(toolName: string): string {
+function deferredMessage(toolName: string): string {
   return `The ${toolName} call was deferred by a hook: it was not run, and the turn ended`;
 }
 

@@ -14,6 +14,7 @@
  */
 import { z } from "zod";
 import { errorMessage } from "../error.ts";
+import { joinedContext } from "../hooks/decision.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
 import { commandOf } from "../hooks/hook_outcome.ts";
 import { additionalContextMessage, hookLabel, systemReminder } from "../hooks/hook_messages.ts";
@@ -202,14 +203,15 @@ export class ClaudeTranscript {
       if (success === undefined) continue;
       records.push((link) => hookSuccessRecord(link, this.#tail, success.hook, success.rendered));
     }
+    const joined = joinedContext(firing.decision);
+    if (joined === null) return records;
     const contexts = firing.decision.contexts.map((said) => said.text);
-    if (contexts.length === 0) return records;
     // As the seams word it for the model: tool events name the tool, the others nothing.
     const rendered = systemReminder(
       additionalContextMessage(
         firing.event,
         toolUseId === undefined ? null : firing.matcherValue,
-        contexts.join("\n"),
+        joined,
       ),
     );
     const context = { content: contexts, hookName, toolUseID: id, hookEvent: firing.event };

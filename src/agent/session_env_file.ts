@@ -38,15 +38,16 @@ export interface ParsedEnvFile {
 }
 
 /** More than any hook writes; a file past it is not read at all (and that is logged). */
-export const ENV_FILE_MAX_BYTES = 1024 * 1024;
+const ENV_FILE_MAX_BYTES = 1024 * 1024;
 /** Ignored lines logged one by one per file; a binary file would flood the log otherwise. */
-export const IGNORED_LINES_LOGGED = 20;
+const IGNORED_LINES_LOGGED = 20;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_START = /^[A-Za-z_][A-Za-z0-9_]*/;
 /** Unquoted, these would make the line a command rather than an assignment. */
 const SHELL_SYNTAX = new Set([";", "&", "|", "<", ">", "(", ")"]);
 const SPECIAL_PARAMETER = /[0-9?$!#*@-]/;
+const NO_COMMAND_SUBSTITUTION = "command substitution is not run: write the value itself";
 
 type Failure = { readonly reason: string };
 const fail = (reason: string): Failure => ({ reason });
@@ -94,6 +95,15 @@ function parseValue(text: string): { readonly parts: EnvValuePart[] } | Failure 
     parts.push(part);
   };
   let i = 0;
+  /** The `$` expansion whose name starts at `at`, taken as a part; `i` moves past it. */
+  const expand = (at: number): Failure | undefined => {
+    const ref = readReference(text, at);
+    if ("reason" in ref) return ref;
+    if (ref.name === null) literal += "$";
+    else push({ kind: "variable", name: ref.name });
+    i = ref.end;
+    return undefined;
+  };
   while (i < text.length) {
     const c = text[i]!;
     if (c === " " || c === "\t") break;
@@ -112,13 +122,10 @@ function parseValue(text: string): { readonly parts: EnvValuePart[] } | Failure 
         if (d === "\\" && text[i] !== undefined && '$`"\\'.includes(text[i]!)) {
           literal += text[i++];
         } else if (d === "`") {
-          return fail("command substitution is not run: write the value itself");
+          return fail(NO_COMMAND_SUBSTITUTION);
         } else if (d === "$") {
-          const ref = readReference(text, i);
-          if ("reason" in ref) return ref;
-          if (ref.name === null) literal += "$";
-          else push({ kind: "variable", name: ref.name });
-          i = ref.end;
+          const failed = expand(i);
+          if (failed) return failed;
         } else {
           literal += d;
         }
@@ -128,13 +135,10 @@ function parseValue(text: string): { readonly parts: EnvValuePart[] } | Failure 
       literal += text[i + 1];
       i += 2;
     } else if (c === "$") {
-      const ref = readReference(text, i + 1);
-      if ("reason" in ref) return ref;
-      if (ref.name === null) literal += "$";
-      else push({ kind: "variable", name: ref.name });
-      i = ref.end;
+      const failed = expand(i + 1);
+      if (failed) return failed;
     } else if (c === "`") {
-      return fail("command substitution is not run: write the value itself");
+      return fail(NO_COMMAND_SUBSTITUTION);
     } else if (SHELL_SYNTAX.has(c)) {
       return fail(`"${c}" is shell syntax, which is not run: quote the value`);
     } else if (c === "~" && (i === 0 || text[i - 1] === ":")) {
@@ -172,7 +176,7 @@ function readReference(
     const written = close < 0 ? text.slice(at + 1) : inner;
     return fail(`"\${${written}}" is not expanded: only $NAME and \${NAME} are`);
   }
-  if (next === "(") return fail("command substitution is not run: write the value itself");
+  if (next === "(") return fail(NO_COMMAND_SUBSTITUTION);
   const name = NAME_START.exec(text.slice(at))?.[0];
   if (name !== undefined) return { name, end: at + name.length };
   if (next !== undefined && SPECIAL_PARAMETER.test(next)) {

@@ -5,7 +5,7 @@
  * call failed, and the model reads exactly the error text, then what the failure hooks add.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import type { JsonObject } from "../helpers/acp_harness.ts";
+import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { writeToolCallModel } from "../helpers/test_models.ts";
 import { allowAndRecord, reminder, textPrompt as text } from "./e2e_project.ts";
 import {
@@ -13,6 +13,8 @@ import {
   group,
   hook,
   hookCommand,
+  type HookDir,
+  type HookProject,
   POST_FAILURE_KEYS,
   readTranscript,
   runsOf,
@@ -23,9 +25,32 @@ import {
 
 const FAILING = { command: "echo oops >&2; exit 3" };
 
+/** A session cwd made from `spec`, whose one prompt has the model run `FAILING` through `shell`. */
+async function promptFailingShell(p: HookProject, spec: HookDir): Promise<{
+  readonly dir: string;
+  readonly agent: AcpHarness;
+  readonly sessionId: string;
+  readonly result: JsonObject;
+}> {
+  const dir = await p.sessionDir("work", spec);
+  const model = await writeToolCallModel(p.models, {
+    toolName: "shell",
+    params: FAILING,
+    answer: "The command failed.",
+  });
+  const agent = await p.startAgent(model);
+  allowAndRecord(agent);
+  const sessionId = await p.newSessionIn(agent, dir);
+  const result = await agent.call("session/prompt", {
+    sessionId,
+    prompt: text("run it"),
+  }) as JsonObject;
+  return { dir, agent, sessionId, result };
+}
+
 Deno.test("llama, default profile: a shell exit 3 fires PostToolUseFailure and the model reads `Exit code 3\\noops`", async () => {
   await withHookProject(async (p) => {
-    const dir = await p.sessionDir("work", {
+    const { dir, agent, sessionId, result } = await promptFailingShell(p, {
       settings: {
         hooks: {
           PostToolUse: [group("shell", hook("post"))],
@@ -33,18 +58,6 @@ Deno.test("llama, default profile: a shell exit 3 fires PostToolUseFailure and t
         },
       },
     });
-    const model = await writeToolCallModel(p.models, {
-      toolName: "shell",
-      params: FAILING,
-      answer: "The command failed.",
-    });
-    const agent = await p.startAgent(model);
-    allowAndRecord(agent);
-    const sessionId = await p.newSessionIn(agent, dir);
-    const result = await agent.call("session/prompt", {
-      sessionId,
-      prompt: text("run it"),
-    }) as JsonObject;
 
     assertEquals(result.stopReason, "end_turn");
     const [failure, ...more] = await runsOf(dir, "post_fail");
@@ -66,7 +79,7 @@ Deno.test("llama, default profile: a shell exit 3 fires PostToolUseFailure and t
 
 Deno.test("llama, default profile: PostToolUseFailure context and an exit-2 block follow the shell's error for the model", async () => {
   await withHookProject(async (p) => {
-    const dir = await p.sessionDir("work", {
+    const { agent, sessionId } = await promptFailingShell(p, {
       settings: {
         hooks: {
           PostToolUseFailure: [group("shell", hook("fail_context"), hook("fail_block"))],
@@ -84,15 +97,6 @@ Deno.test("llama, default profile: PostToolUseFailure context and an exit-2 bloc
         fail_block: { err: "do not retry blindly", code: 2 },
       },
     });
-    const model = await writeToolCallModel(p.models, {
-      toolName: "shell",
-      params: FAILING,
-      answer: "The command failed.",
-    });
-    const agent = await p.startAgent(model);
-    allowAndRecord(agent);
-    const sessionId = await p.newSessionIn(agent, dir);
-    await agent.call("session/prompt", { sessionId, prompt: text("run it") });
 
     const block = hookCommand("fail_block");
     const seen = toolCallRecord(await readTranscript(p.home, sessionId), "call_1").result;
