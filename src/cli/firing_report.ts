@@ -3,12 +3,12 @@
  * it is a plugin's) with its raw result and what it meant, the registrations that did not run and
  * why, then the combined decision.
  */
-import { displayPath } from "./display_path.ts";
+import { displayPath } from "../display_path.ts";
 import type { HookDecision, Verdict } from "../hooks/decision.ts";
 import { summarizeHandler } from "../hooks/handler_config.ts";
 import type { CapturedStream, HandlerResult } from "../hooks/handler_result.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
-import type { HookOutcome } from "../hooks/hook_outcome.ts";
+import { describeOutcome } from "../hooks/outcome_description.ts";
 import type { Registration } from "../hooks/registration.ts";
 import type { Selection } from "../hooks/registry.ts";
 import type { SessionHooks } from "../hooks/session_hooks.ts";
@@ -93,21 +93,6 @@ function streamLines(name: string, stream: CapturedStream): string[] {
   if (cut) lines.push("…");
   if (stream.discardedBytes > 0) lines.push(`(${stream.discardedBytes} more bytes discarded)`);
   return [`${name}:`, ...lines.map((line) => `  | ${line}`)];
-}
-
-export function describeOutcome(outcome: HookOutcome): string {
-  switch (outcome.kind) {
-    case "success":
-      if (outcome.output !== null) return `success, JSON output ${JSON.stringify(outcome.output)}`;
-      return outcome.text === null ? "success, no output" : "success, plain text";
-    case "block":
-      return `blocks (${outcome.cause}): ${outcome.reason}`;
-    case "error":
-      return `non-blocking error (${outcome.cause}${outcome.timedOut ? ", timed out" : ""}): ` +
-        outcome.detail;
-    default:
-      return outcome satisfies never;
-  }
 }
 
 function describeVerdict(event: string, verdict: Verdict): string[] {

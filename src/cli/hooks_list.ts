@@ -6,7 +6,7 @@
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
-import { displayPath } from "./display_path.ts";
+import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { pluginDirsOption } from "./plugin_dirs_option.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";

@@ -4,11 +4,11 @@
  * part of the decision. A hook is named by its registration id (`plugin:<id>:<pointer>` for a
  * plugin's) and its `file:line`.
  */
-import { describeOutcome } from "../cli/firing_report.ts";
 import type { HookDecision, Verdict } from "../hooks/decision.ts";
 import { summarizeHandler } from "../hooks/handler_config.ts";
 import type { CapturedStream, HandlerResult } from "../hooks/handler_result.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
+import { describeOutcome } from "../hooks/outcome_description.ts";
 import type { Registration } from "../hooks/registration.ts";
 import type { Unmatched } from "../hooks/registry.ts";
 import type { ExplainedFiring } from "./case_result.ts";

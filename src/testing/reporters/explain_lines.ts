@@ -3,7 +3,7 @@
  * why), the raw result of each hook that ran, and which hook decided each part of the decision.
  */
 import type { ExplainedFiring } from "../case_result.ts";
-import { displayPath } from "../../cli/display_path.ts";
+import { displayPath } from "../../display_path.ts";
 
 /** Longest a raw result's text is shown before it is cut. */
 const MAX_RESULT_LINES = 12;

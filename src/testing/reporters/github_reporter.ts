@@ -6,7 +6,7 @@
  */
 import type { CaseResult } from "../case_result.ts";
 import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
-import { displayPath } from "../../cli/display_path.ts";
+import { displayPath } from "../../display_path.ts";
 import { orderedResults } from "./case_groups.ts";
 import { problemMessage } from "./problem_line.ts";
 import { shellCallLines } from "./shell_call_lines.ts";

@@ -2,7 +2,7 @@
  * A scenario file that cannot be used, in the one-line form every command prints:
  * `file:line:column: message at /pointer`.
  */
-import { displayPath } from "../../cli/display_path.ts";
+import { displayPath } from "../../display_path.ts";
 import type { ScenarioProblem } from "../scenario_run.ts";
 
 export function problemLine(problem: ScenarioProblem, cwd: string): string {
