@@ -143,7 +143,10 @@ async function postToolHooks(
   };
   if (turn.signal.aborted) {
     const afterCancel = { promptId: turn.promptId, signal: session.background.signal };
-    runPostToolHooks(session, afterCancel, call, execution, durationMs).catch(failed);
+    // Tracked, so closing the session waits for (and kills) these hooks: none outlives it.
+    session.runInBackground(
+      runPostToolHooks(session, afterCancel, call, execution, durationMs).catch(failed),
+    );
     return { toolOutput: null, forModel: [], halt: null };
   }
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
