@@ -20,7 +20,7 @@ export function missingFileText(cwd: string): string {
 }
 
 /** The model's words for an edit that cannot be made (§3); `matches` for several matches. */
-export function editFailureText(
+function editFailureText(
   failure: EditFailure,
   edit: EditOperation,
   cwd: string,

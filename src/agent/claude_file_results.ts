@@ -27,13 +27,12 @@ import {
 import type { EditOperation, ReadOperation, WriteOperation } from "./tool_operation.ts";
 
 /** After a write or edit the model need not read the file back (it knows what is there). */
-export const FILE_STATE_SUFFIX =
-  " (file state is current in your context — no need to Read it back)";
+const FILE_STATE_SUFFIX = " (file state is current in your context — no need to Read it back)";
 
-export const EMPTY_FILE_TEXT =
+const EMPTY_FILE_TEXT =
   "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>";
 
-export function shorterThanOffsetText(offset: number, totalLines: number): string {
+function shorterThanOffsetText(offset: number, totalLines: number): string {
   return `<system-reminder>Warning: the file exists but is shorter than the provided offset ` +
     `(${offset}). The file has ${totalLines} lines.</system-reminder>`;
 }

@@ -15,9 +15,9 @@ import {
 import type { GlobOperation, GrepOperation } from "./tool_operation.ts";
 import { shownPath } from "./tool_presentation.ts";
 
-export const NO_FILES_TEXT = "No files found";
-export const NO_MATCHES_TEXT = "No matches found";
-export const GLOB_TRUNCATED_TEXT =
+const NO_FILES_TEXT = "No files found";
+const NO_MATCHES_TEXT = "No matches found";
+const GLOB_TRUNCATED_TEXT =
   "(Results are truncated. Consider using a more specific path or pattern.)";
 
 export async function globForModel(

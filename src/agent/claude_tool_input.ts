@@ -35,7 +35,7 @@ const wholeNumber = () => z.number().int({ error: "must be a whole number" });
 
 // Field order is the schema order hooks see the keys in.
 
-export const BashInput = z.object({
+const BashInput = z.object({
   command: z.string(),
   timeout: semanticNumber(z.number()).optional(),
   description: z.string().optional(),
@@ -43,27 +43,27 @@ export const BashInput = z.object({
   dangerouslyDisableSandbox: semanticBoolean().optional(),
 });
 
-export const ReadInput = z.object({
+const ReadInput = z.object({
   file_path: z.string(),
   offset: semanticNumber(wholeNumber().nonnegative({ error: "must be 0 or more" })).optional(),
   limit: semanticNumber(wholeNumber().positive({ error: "must be 1 or more" })).optional(),
 });
 
-export const WriteInput = z.object({ file_path: z.string(), content: z.string() });
+const WriteInput = z.object({ file_path: z.string(), content: z.string() });
 
-export const EditInput = z.object({
+const EditInput = z.object({
   file_path: z.string(),
   old_string: z.string(),
   new_string: z.string(),
   replace_all: semanticBoolean().default(false),
 });
 
-export const GlobInput = z.object({ pattern: z.string(), path: z.string().optional() });
+const GlobInput = z.object({ pattern: z.string(), path: z.string().optional() });
 
 const GREP_MODES = ["content", "files_with_matches", "count"] as const satisfies GrepOutputMode[];
 const count = () => semanticNumber(wholeNumber().nonnegative({ error: "must be 0 or more" }));
 
-export const GrepInput = z.object({
+const GrepInput = z.object({
   pattern: z.string(),
   path: z.string().optional(),
   glob: z.string().optional(),

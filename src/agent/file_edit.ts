@@ -75,7 +75,7 @@ function applyExactEdit(original: string | null, edit: TextEdit): AppliedEdit {
 }
 
 /** Non-overlapping occurrences, counted as a replacement would find them. */
-export function countOccurrences(text: string, search: string): number {
+function countOccurrences(text: string, search: string): number {
   if (search === "") return 0;
   let count = 0;
   for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) {

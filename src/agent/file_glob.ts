@@ -106,7 +106,7 @@ export async function globFiles(request: GlobRequest): Promise<GlobResult> {
  * The leading segments without wildcards (where the walk can start) and the rest, matched
  * against paths below them. A pattern without any wildcard is all base: one file, looked up.
  */
-export function splitPattern(pattern: string): { base: string; rest: string } {
+function splitPattern(pattern: string): { base: string; rest: string } {
   const normalized = pattern.replace(/^(?:\.\/)+/, "");
   const absolute = normalized.startsWith("/");
   const segments = normalized.split("/").filter((segment, i) => segment !== "" || i === 0);

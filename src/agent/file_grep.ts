@@ -17,7 +17,7 @@ import type { GrepOperation } from "./tool_operation.ts";
 import { shownPath } from "./tool_presentation.ts";
 
 /** A file larger than this is not searched (as the read tool will not read it whole). */
-export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 
 export interface GrepLine {
   /** 1-based. */
@@ -117,7 +117,7 @@ export type CompiledPattern =
  * The pattern as a JavaScript regular expression: with the `u` flag where it compiles so
  * (`\p{L}`), without it where it does not (`interface{}`, `\-`), which ripgrep accepts too.
  */
-export function compilePattern(
+function compilePattern(
   pattern: string,
   options: { readonly ignoreCase: boolean; readonly multiline: boolean },
 ): CompiledPattern {
@@ -188,7 +188,7 @@ function globTest(glob: string): (relative: string) => boolean {
 }
 
 /** Globs separated by spaces, or by commas outside braces (`*.{ts,tsx}` stays one). */
-export function splitGlobs(text: string): string[] {
+function splitGlobs(text: string): string[] {
   const globs: string[] = [];
   let current = "";
   let depth = 0;
@@ -215,7 +215,7 @@ export function splitGlobs(text: string): string[] {
  * start or end of the line alone. A pattern that only seems to look around (`\(?=`) merely
  * goes without the shortcut.
  */
-export function wholeTextStandsForLines(pattern: string): boolean {
+function wholeTextStandsForLines(pattern: string): boolean {
   return !/\(\?<?[=!]/.test(pattern);
 }
 
@@ -321,7 +321,7 @@ export function formatGrepContent(
  * shape behind catastrophic backtracking; undefined when there is none. Escapes and classes are
  * skipped; a `{n}` of a fixed count is not a repetition.
  */
-export function nestedQuantifier(pattern: string): string | undefined {
+function nestedQuantifier(pattern: string): string | undefined {
   /** Per open group: where it starts and whether something inside it repeats. */
   const open: { start: number; repeats: boolean }[] = [];
   let lastGroup: { start: number; repeats: boolean } | undefined;

@@ -57,7 +57,7 @@ export async function editTextFile(
 }
 
 /** Why the edit was not made, and what the model can do about it. */
-export function editFailureMessage(
+function editFailureMessage(
   path: string,
   failure: EditFailure,
   matches: number | undefined,

@@ -17,7 +17,7 @@ export interface PatchHunk {
   readonly lines: string[];
 }
 
-export const NO_NEWLINE_MARKER = "\\ No newline at end of file";
+const NO_NEWLINE_MARKER = "\\ No newline at end of file";
 
 type OpKind = " " | "-" | "+";
 interface Op {
@@ -34,7 +34,7 @@ export function structuredPatch(oldText: string, newText: string, context = 3): 
 }
 
 /** Lines with their "\n" kept, so that "a" and "a\n" differ as in a unified diff. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   return text === "" ? [] : text.split(/(?<=\n)/);
 }
 
