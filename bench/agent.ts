@@ -14,7 +14,7 @@ import { LAUNCHER, REPO_ROOT } from "../tests/helpers/run_cli.ts";
 import { BenchAgent } from "./agent_client.ts";
 import { BareLlamaChat } from "./bare_llama_chat.ts";
 import { systemPrompt } from "../src/acp/system_prompt.ts";
-import { type Figure, measureInterleaved, median, printFigure } from "./bench_stats.ts";
+import { type Figure, measureInterleaved, median, printFigure, round } from "./bench_stats.ts";
 import { type CutTurn, msPerToken } from "./cut_turn.ts";
 import { childPids, commandLine, residentBytes } from "./proc_status.ts";
 
@@ -67,11 +67,6 @@ function agentArgs(modelPath: string, contextSize: number): string[] {
 /** `printFigure` with this benchmark's own fields (token counts, memory) added to its line. */
 function printFigureWith(figure: Figure, extra: Readonly<Record<string, unknown>>): void {
   printFigure({ ...figure, ...extra });
-}
-
-function round(value: number, digits = 3): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
 }
 
 /** Runs a program as the agent's users would, in the project with the bench HOME. */

@@ -3,6 +3,12 @@
  * hurts the baseline and the measured code alike), and one JSON line per figure.
  */
 
+/** `value` to `digits` decimals, as the JSON lines print figures. */
+export function round(value: number, digits = 3): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = values.toSorted((a, b) => a - b);
@@ -53,7 +59,6 @@ export interface Figure {
 
 /** Prints one JSON line: the figure, its ratio to the baseline, and whether it meets its target. */
 export function printFigure(figure: Figure): void {
-  const round = (n: number) => Math.round(n * 1000) / 1000;
   const line: Record<string, unknown> = { ...figure };
   if (figure.median_ms !== undefined) line.median_ms = round(figure.median_ms);
   if (figure.baseline_median_ms !== undefined) {

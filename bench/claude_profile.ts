@@ -2,7 +2,7 @@
  * What the `claude` profile's plugins, Claude-format transcript and PermissionRequest cost. Every
  * figure is one JSON line on stdout with its baseline measured in the same run, interleaved, as
  * medians; a summary goes to stderr. The orphan guard is installed as main.ts installs it, so
- * each hook pays for its group as in the agent. About half a minute on two cores.
+ * each hook pays for its group as in the agent. A full run took 35-46 s on a shared 2-core machine.
  *
  * 1. One PreToolUse firing whose one `true` hook is a `--plugin-dir` plugin's (its environment
  *    gets CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA; the data directory is already made, as after
@@ -37,6 +37,7 @@ import { selectRegistrations } from "../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { measureInterleaved, median, printFigure } from "./bench_stats.ts";
+import { commandHook } from "./seam_agent.ts";
 import {
   benchClaudeTranscriptTurn,
   benchPermissionRequest,
@@ -49,8 +50,6 @@ const TURN_ROUNDS = quick ? 10 : 150;
 const LOADS = quick ? 200 : 3000;
 const WARM_UP_ROUNDS = quick ? 2 : 5;
 const CLAUDE = compatProfile("claude");
-
-const command = (text: string) => ({ type: "command", command: text });
 
 const started = performance.now();
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-bench-claude-" }));
@@ -150,7 +149,7 @@ async function firePreToolUse(cwd: string, hooks: SessionHooks, runHandler: Hand
 
 /** Figure 1: a plugin's hook fires as fast as the same hook from a settings file. */
 async function benchPluginHookFiring(): Promise<void> {
-  const preTool = { PreToolUse: [{ matcher: "Bash", hooks: [command("true")] }] };
+  const preTool = { PreToolUse: [{ matcher: "Bash", hooks: [commandHook("true")] }] };
   const fromSettings = await project("settings_hook", { hooks: preTool });
   const fromPlugin = await project("plugin_hook");
   const guardPlugin = await plugin("guard", preTool);
@@ -182,18 +181,19 @@ async function benchPluginHookFiring(): Promise<void> {
     median_ms: pluginMs,
     baseline: "the same PreToolUse firing, its one true hook from .claude/settings.json",
     baseline_median_ms: settingsMs,
+    // Our own bar (no issue names one): a plugin hook should cost what a settings hook does.
     target_ratio_max: 1.05,
     ...{ samples: measured.length, plugin_env: ["CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"] },
   });
   summary.push(
     `plugin hook firing ${pluginMs.toFixed(2)} vs settings hook ${settingsMs.toFixed(2)} ms ` +
-      `(${(pluginMs / settingsMs).toFixed(3)}, target <= 1.05)`,
+      `(${(pluginMs / settingsMs).toFixed(3)}, our target <= 1.05)`,
   );
 }
 
 /** Three hooks of one file: one per event, each a script under `base`. */
 function threeHooks(base: string, n: number) {
-  const script = (event: string) => command(`"${base}/hooks/${event}_${n}.sh"`);
+  const script = (event: string) => commandHook(`"${base}/hooks/${event}_${n}.sh"`);
   return {
     PreToolUse: [{ matcher: "Bash", hooks: [script("pre_tool_use")] }],
     PostToolUse: [{ matcher: "Edit|Write", hooks: [script("post_tool_use")] }],

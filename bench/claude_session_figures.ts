@@ -6,10 +6,10 @@
 import { claudeTranscriptPathFor } from "../src/agent/claude_transcript_path.ts";
 import type { ModelScript } from "../src/model/scripted_model.ts";
 import { bareSpawn } from "./bare_spawn.ts";
-import { median, printFigure, timeOnce } from "./bench_stats.ts";
+import { median, printFigure, round, timeOnce } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
-import { oneToolTurn, SeamAgent, type TimedPrompt } from "./seam_agent.ts";
+import { commandHook, oneToolTurn, SeamAgent, type TimedPrompt } from "./seam_agent.ts";
 
 /** Where the figures run, and what they share with the bench's other figures. */
 export interface BenchPlace {
@@ -27,12 +27,6 @@ export interface BenchPlace {
 /** An idle pause before each timed prompt, so every one starts from a quiet event loop. */
 const SETTLE_MS = 5;
 const NO_CLAUDE_TRANSCRIPT_LOG = "No Claude-format transcript for session";
-
-const command = (text: string) => ({ type: "command", command: text });
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
 
 /** One checked tool turn in a fresh session of `agent` (`oneToolTurn`). */
 function turnIn(
@@ -64,8 +58,8 @@ export async function benchClaudeTranscriptTurn(place: BenchPlace): Promise<void
   const { home } = place;
   const hooked = await place.project("transcript_turn", {
     hooks: {
-      PreToolUse: [{ matcher: "Read", hooks: [command("true")] }],
-      Stop: [{ hooks: [command("true")] }],
+      PreToolUse: [{ matcher: "Read", hooks: [commandHook("true")] }],
+      Stop: [{ hooks: [commandHook("true")] }],
     },
   });
   const plain = await place.project("transcript_turn_plain");
@@ -174,7 +168,7 @@ export async function benchClaudeTranscriptTurn(place: BenchPlace): Promise<void
 export async function benchPermissionRequest(place: BenchPlace): Promise<void> {
   const { home } = place;
   const withHook = await place.project("permission_hook", {
-    hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [command("true")] }] },
+    hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [commandHook("true")] }] },
   });
   const withoutHook = await place.project("permission_plain");
   const script: ModelScript = {

@@ -18,7 +18,7 @@
  * Figure 2 sets one session case against one event case; figure 3 the same session case in a
  * project of 400 more files against the small project: the copy every session case runs in.
  */
-import { median, printFigure } from "./bench_stats.ts";
+import { median, printFigure, round } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
 import { systemProgram } from "./system_program.ts";
 import { runScenarios } from "../src/testing/run_scenarios.ts";
@@ -355,8 +355,4 @@ async function assertScratchEmpty(): Promise<void> {
   const left: string[] = [];
   for await (const entry of Deno.readDir(`${cache}/llama-agent/hooks-test`)) left.push(entry.name);
   if (left.length > 0) throw new Error(`Cases left scratch places behind: ${left.join(", ")}`);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -41,7 +41,7 @@ import type { GenerateRequest } from "../src/model/model.ts";
 import { callTool, reply, steppedModel } from "../tests/acp/fake_models.ts";
 import { type InMemoryAgent, withInMemoryAgent } from "../tests/acp/in_memory_agent.ts";
 import { fixtureCommand, startHttpFixture, stdioFixture } from "../tests/mcp/fixture_servers.ts";
-import { median, printFigure } from "./bench_stats.ts";
+import { median, printFigure, round } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
 import { benchOverStdio } from "./mcp_over_stdio.ts";
@@ -237,10 +237,6 @@ function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = values.toSorted((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }
 
 function ms(n: number): string {

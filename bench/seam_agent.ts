@@ -20,6 +20,7 @@ import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
 import type { FiredEventName } from "../src/hooks/event_table.ts";
 import type { HookFiring } from "../src/hooks/hook_engine.ts";
 import { type ModelScript, scriptedModel } from "../src/model/scripted_model.ts";
+import { sleep } from "./cut_turn.ts";
 import { minorFaults } from "./minor_faults.ts";
 
 /** A wait on the agent that takes longer than this is a broken bench, not a slow one. */
@@ -276,6 +277,11 @@ export class SeamAgent {
   }
 }
 
+/** A settings-file hook entry that runs `command`. */
+export function commandHook(command: string) {
+  return { type: "command", command };
+}
+
 export interface ToolTurnPlan {
   readonly agent: SeamAgent;
   readonly cwd: string;
@@ -297,7 +303,7 @@ export interface ToolTurnPlan {
 export async function oneToolTurn(plan: ToolTurnPlan): Promise<TimedPrompt> {
   const { agent } = plan;
   const sessionId = await agent.newSession(plan.cwd);
-  await new Promise((resolve) => setTimeout(resolve, plan.settleMs));
+  await sleep(plan.settleMs);
   const turn = await agent.prompt(sessionId, "Have a look and tell me.");
   const ended = (status: string) =>
     turn.updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === status)

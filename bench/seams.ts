@@ -9,10 +9,10 @@
  *   deno task bench:seams
  *   deno run -A bench/seams.ts --quick     # fewer samples, for a smoke run
  */
-import { median, printFigure } from "./bench_stats.ts";
+import { median, printFigure, round } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
-import { SeamAgent, type TimedPrompt } from "./seam_agent.ts";
+import { commandHook, SeamAgent, type TimedPrompt } from "./seam_agent.ts";
 import type { ModelScript } from "../src/model/scripted_model.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -54,14 +54,12 @@ const THREE_MESSAGES: ModelScript = {
   ],
 };
 
-const command = (text: string) => ({ type: "command", command: text });
-
 /** Hooks of events and tools the tool turn never reaches (SessionStart fires at session/new). */
 const UNMATCHED_SETTINGS = {
   hooks: {
-    PreToolUse: [{ matcher: "shell", hooks: [command("true")] }],
-    PostToolUse: [{ matcher: "mcp__x__.*", hooks: [command("true")] }],
-    SessionStart: [{ hooks: [command("true")] }],
+    PreToolUse: [{ matcher: "shell", hooks: [commandHook("true")] }],
+    PostToolUse: [{ matcher: "mcp__x__.*", hooks: [commandHook("true")] }],
+    SessionStart: [{ hooks: [commandHook("true")] }],
   },
 };
 
@@ -74,13 +72,13 @@ const UNMATCHED_TOOL_SETTINGS = {
 };
 
 const PRE_TOOL_TRUE_SETTINGS = {
-  hooks: { PreToolUse: [{ matcher: "fs_read", hooks: [command("true")] }] },
+  hooks: { PreToolUse: [{ matcher: "fs_read", hooks: [commandHook("true")] }] },
 };
 
 /** Three distinct commands: identical ones would be deduplicated into one run. */
 const SLEEP_NOTIFICATION_SETTINGS = {
   hooks: {
-    Notification: [{ hooks: [1, 2, 3].map((n) => command(`sleep 1 # hook ${n}`)) }],
+    Notification: [{ hooks: [1, 2, 3].map((n) => commandHook(`sleep 1 # hook ${n}`)) }],
   },
 };
 
@@ -429,8 +427,4 @@ async function benchNotificationHooks(): Promise<void> {
     ),
   ];
   summary.push(`three sleep 1 Notification hooks (target <= 1.05): ${parts.join(", ")}`);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
