@@ -69,7 +69,7 @@ export async function runPromptTurn(
         session.notice(gate.message);
         return turn.finish("refusal");
       }
-      if (gate.kind === "stopped") turn.meta.hook_stop_reason = gate.stopReason ?? "";
+      if (gate.kind === "stopped") return turn.finishByHook(gate.stopReason);
       return turn.finish("end_turn");
     }
     const forModel = gate.forModel.map((line) => systemReminder(line) + "\n\n").join("");
@@ -134,22 +134,15 @@ async function runModelLoop(
           // already reads for a hook that ended the turn; ACP has no stop reason of its own
           // for it, and the call's update says which call was held. The later calls of the
           // batch are not run, no PostToolBatch or Stop hook fires, the model is not called.
-          turn.meta.hook_stop_reason = "tool_deferred";
-          return turn.finish("end_turn");
+          return turn.finishByHook("tool_deferred");
         }
-        if (outcome.halt) {
-          turn.meta.hook_stop_reason = outcome.halt.stopReason ?? "";
-          return turn.finish("end_turn");
-        }
+        if (outcome.halt) return turn.finishByHook(outcome.halt.stopReason);
         batch.push(batchedCall(call, outcome));
       }
       if (signal.aborted) return turn.finish("cancelled");
       const batchGate = await runPostToolBatchHooks(session, turn.hookContext, batch);
       if (signal.aborted) return turn.finish("cancelled");
-      if (batchGate.kind === "halt") {
-        turn.meta.hook_stop_reason = batchGate.stopReason ?? "";
-        return turn.finish("end_turn");
-      }
+      if (batchGate.kind === "halt") return turn.finishByHook(batchGate.stopReason);
       if (batchGate.forModel.length > 0) {
         turn.feedBack(batchGate.forModel.map(systemReminder).join("\n\n"));
       }
@@ -223,6 +216,12 @@ class TurnState {
     this.session.record({ type: "response", stopReason, _meta: meta });
     this.session.claudeTranscript?.endTurn();
     return { stopReason, _meta: meta };
+  }
+
+  /** A hook ended the turn (`continue:false`, a deferred call): `stopReason` is what it said. */
+  finishByHook(stopReason: string | null): PromptResponse {
+    this.meta.hook_stop_reason = stopReason ?? "";
+    return this.finish("end_turn");
   }
 }
 

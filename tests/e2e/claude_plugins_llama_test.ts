@@ -10,7 +10,7 @@ import type { JsonObject } from "../helpers/acp_harness.ts";
 import { REPLY_TEXT, writeReplyModel, writeToolCallModel } from "../helpers/test_models.ts";
 import { pluginHooksJson, writePlugin } from "../hooks/plugin_fixture.ts";
 import { textPrompt as text } from "./e2e_project.ts";
-import { exists, finalUpdateOf, withHookProject } from "./hook_project.ts";
+import { continueOnStop, exists, finalUpdateOf, withHookProject } from "./hook_project.ts";
 
 /** A plugin guard: it logs what it got, then refuses `rm -rf` with exit 2. */
 const PLUGIN_GUARD = `#!/usr/bin/env bash
@@ -96,12 +96,7 @@ Deno.test("llama, --compat claude: a Stop gate reads the last assistant message 
     const model = await writeReplyModel(p.models);
     const agent = await p.startAgent(model, ["--compat", "claude"]);
     const sessionId = await p.newSessionIn(agent, dir);
-    await agent.call("session/set_config_option", {
-      sessionId,
-      configId: "stop_hooks_continue",
-      type: "boolean",
-      value: true,
-    });
+    await continueOnStop(agent, sessionId);
     const result = await agent.call("session/prompt", {
       sessionId,
       prompt: text("say hello"),

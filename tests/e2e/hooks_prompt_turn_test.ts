@@ -8,6 +8,7 @@ import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpe
 import type { JsonObject } from "../helpers/acp_harness.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import {
+  continueOnStop,
   group,
   hook,
   hookCommand,
@@ -265,12 +266,7 @@ Deno.test("UserPromptSubmit, Stop and Notification hooks around real prompt turn
       },
     );
 
-    await agent.call("session/set_config_option", {
-      sessionId,
-      configId: "stop_hooks_continue",
-      type: "boolean",
-      value: true,
-    });
+    await continueOnStop(agent, sessionId);
     await agent.call("session/set_mode", { sessionId, modeId: "always-ask" });
     const continued = await agent.call("session/prompt", {
       sessionId,

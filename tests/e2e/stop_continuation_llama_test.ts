@@ -10,6 +10,7 @@ import { AcpHarness, type JsonObject } from "../helpers/acp_harness.ts";
 import { REPLY_TEXT, writeReplyModel } from "../helpers/test_models.ts";
 import { reminder, textPrompt as text } from "./e2e_project.ts";
 import {
+  continueOnStop,
   group,
   hook,
   hookCommand,
@@ -55,12 +56,7 @@ async function promptContinuing(
   dir: string,
 ): Promise<{ sessionId: string; result: JsonObject }> {
   const sessionId = await p.newSessionIn(agent, dir);
-  await agent.call("session/set_config_option", {
-    sessionId,
-    configId: "stop_hooks_continue",
-    type: "boolean",
-    value: true,
-  });
+  await continueOnStop(agent, sessionId);
   const result = await agent.call("session/prompt", {
     sessionId,
     prompt: text("finish the work"),
