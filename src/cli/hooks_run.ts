@@ -22,7 +22,7 @@ import {
 } from "../hooks/event_table.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { fireHooks } from "../hooks/hook_engine.ts";
-import { isRecord } from "../hooks/hook_output.ts";
+import { isRecord } from "../hooks/json_value_at.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
 import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";

@@ -8,7 +8,8 @@ import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import { summarizeHandler } from "./handler_config.ts";
 import type { CapturedStream, HandlerFailure, HandlerResult } from "./handler_result.ts";
 import { commandReason, DEFAULT_BLOCK_REASON, NO_STDERR_OUTPUT } from "./hook_messages.ts";
-import { type HookOutput, isRecord, parseHookOutput } from "./hook_output.ts";
+import { type HookOutput, parseHookOutput } from "./hook_output.ts";
+import { isRecord } from "./json_value_at.ts";
 import type { Registration } from "./registration.ts";
 
 /** Why a hook blocked: exit 2, a prompt/agent `ok:false`, or a failure under `onFailure:"block"`. */

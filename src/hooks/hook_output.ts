@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { FiredEventName } from "./event_table.ts";
+import { isRecord } from "./json_value_at.ts";
 
 // Messages name no field: `parseHookOutput` prefixes the quoted path of the offending field.
 const text = z.string({ error: "must be a string" });
@@ -148,9 +149,4 @@ export function parseHookOutput(event: FiredEventName, value: unknown): ParsedHo
 
 function invalid(detail: string): string {
   return `Hook output is invalid: ${detail}`;
-}
-
-/** A JSON object: not null, not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

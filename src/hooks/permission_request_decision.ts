@@ -11,7 +11,8 @@
  */
 import { z } from "zod";
 import type { HookOutcome } from "./hook_outcome.ts";
-import { type HookOutput, isRecord } from "./hook_output.ts";
+import type { HookOutput } from "./hook_output.ts";
+import { isRecord } from "./json_value_at.ts";
 
 /**
  * What the model reads for a deny that gave no message. Claude Code's default, as its published

@@ -35,7 +35,10 @@ export interface Registration {
   readonly matcherSource: string | undefined;
   readonly matcher: Matcher;
   readonly handler: HandlerConfig;
-  /** The handler's `if` rule; null when it has none. Selection tests it after the matcher. */
+  /**
+   * The handler's `if` rule, parsed; null when it has none (or `""`). Selection tests it after
+   * the matcher.
+   */
   readonly ifRule: IfRule | null;
   readonly source: SourceLocation;
   /** Position in chain order (user → project → local, then file order): decides ties. */

@@ -21,23 +21,21 @@ import {
   HttpHandlerConfig,
   PromptHandlerConfig,
 } from "./handler_config.ts";
-import { type IfRule, parseIfRule } from "./if_rule.ts";
+import { parseIfRule } from "./if_rule.ts";
 import { isRecord, valueAt } from "./json_value_at.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import type { PluginLocation } from "./plugin_location.ts";
-import type { SettingsScope, SourceLocation } from "./registration.ts";
+import type { Registration, SettingsScope, SourceLocation } from "./registration.ts";
 import type { SettingsFile } from "./settings_file.ts";
 
-/** A valid handler of an event that creates registrations (fired or never emitted). */
-export interface LoadedHandler {
-  readonly event: HookEventName;
-  readonly matcherSource: string | undefined;
-  readonly matcher: Matcher;
-  readonly handler: HandlerConfig;
-  /** The handler's `if`, parsed; null when it has none (or `""`). */
-  readonly ifRule: IfRule | null;
-  readonly source: SourceLocation;
-}
+/**
+ * A valid handler of an event that creates registrations (fired or never emitted): a
+ * registration before the registry gives it an id and a place in chain order.
+ */
+export type LoadedHandler = Pick<
+  Registration,
+  "event" | "matcherSource" | "matcher" | "handler" | "ifRule" | "source"
+>;
 
 /**
  * An entry of an event that is accepted but never registered (hooks.md §2), kept so

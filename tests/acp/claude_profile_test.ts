@@ -6,6 +6,7 @@
  */
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { POST_FAILURE_KEYS } from "../helpers/payload_keys.ts";
 import {
   calling,
   CLAUDE_TURN_KEYS,
@@ -179,12 +180,7 @@ Deno.test("claude profile: a Bash exit 3 fires PostToolUseFailure with `Exit cod
       Object.keys(failure!),
       [
         ...CLAUDE_TURN_KEYS,
-        "tool_name",
-        "tool_input",
-        "tool_use_id",
-        "error",
-        "is_interrupt",
-        "duration_ms",
+        ...POST_FAILURE_KEYS,
       ],
     );
     assertEquals([failure!.error, failure!.is_interrupt], ["Exit code 3\noops", false]);

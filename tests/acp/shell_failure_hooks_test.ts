@@ -6,6 +6,7 @@
  */
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
+import { POST_FAILURE_KEYS } from "../helpers/payload_keys.ts";
 import {
   lastToolCallUpdate,
   oneCall,
@@ -46,12 +47,7 @@ Deno.test("a shell exit 3 fires PostToolUseFailure with `Exit code 3\\noops`, no
     assertEquals(Object.keys(failure!), [
       ...TURN_KEYS,
       "hook_event_name",
-      "tool_name",
-      "tool_input",
-      "tool_use_id",
-      "error",
-      "is_interrupt",
-      "duration_ms",
+      ...POST_FAILURE_KEYS,
     ]);
     assertEquals(failure!.hook_event_name, "PostToolUseFailure");
     assertEquals(failure!.tool_input, { command: "echo oops >&2; exit 3" });

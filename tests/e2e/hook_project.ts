@@ -169,6 +169,16 @@ export function withHookProject(fn: (project: HookProject) => Promise<void>): Pr
     }));
 }
 
+/** Turns the session option "stop hooks continue the turn" on (hooks.md §12.2). */
+export async function continueOnStop(agent: AcpHarness, sessionId: string): Promise<void> {
+  await agent.call("session/set_config_option", {
+    sessionId,
+    configId: "stop_hooks_continue",
+    type: "boolean",
+    value: true,
+  });
+}
+
 /** One hook run, as `hook.sh` logged it. */
 export interface LoggedHook {
   readonly tag: string;
@@ -238,15 +248,7 @@ export const TURN_PAYLOAD_KEYS = [
   "hook_event_name",
 ] as const;
 
-/** The fields of a PostToolUseFailure payload after the turn's (and a profile's own), in order. */
-export const POST_FAILURE_KEYS = [
-  "tool_name",
-  "tool_input",
-  "tool_use_id",
-  "error",
-  "is_interrupt",
-  "duration_ms",
-] as const;
+export { POST_FAILURE_KEYS } from "../helpers/payload_keys.ts";
 
 function isNotice(update: JsonObject): boolean {
   return update.sessionUpdate === "agent_message_chunk" && isObject(update._meta) &&

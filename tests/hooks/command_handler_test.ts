@@ -5,6 +5,7 @@ import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import type { HandlerContext } from "../../src/hooks/handler_runner.ts";
 import { assert, assertEquals, assertLess, assertMatch } from "../helpers/assert.ts";
 import { fixture, livingPids, readPidFile } from "./process_probe.ts";
+import { exited } from "./registration_fixture.ts";
 
 const payload = {
   session_id: "sess-1",
@@ -41,15 +42,7 @@ function recordingRunner() {
   const calls: CommandRunOptions[] = [];
   const runCommand = (options: CommandRunOptions): Promise<CommandRunResult> => {
     calls.push(options);
-    const empty = { text: "", discardedBytes: 0 };
-    return Promise.resolve({
-      kind: "exited",
-      exitCode: 0,
-      signal: null,
-      stdout: empty,
-      stderr: empty,
-      durationMs: 1,
-    });
+    return Promise.resolve(exited(0));
   };
   return { calls, runCommand };
 }

@@ -3,11 +3,10 @@ import type { EvaluationRequest } from "../../src/hooks/evaluator.ts";
 import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
 import type { HandlerContext } from "../../src/hooks/handler_runner.ts";
 import { assertEquals } from "../helpers/assert.ts";
-import { registration } from "./registration_fixture.ts";
+import { exited, registration } from "./registration_fixture.ts";
 
 const payload = { session_id: "s", hook_event_name: "PreToolUse" };
 const context: HandlerContext = { event: "PreToolUse", cwd: "/project", sessionId: "s" };
-const empty = { text: "", discardedBytes: 0 };
 
 Deno.test("each handler type goes to its own runner, with the injected dependencies", async () => {
   const seen: string[] = [];
@@ -15,14 +14,7 @@ Deno.test("each handler type goes to its own runner, with the injected dependenc
     baseEnv: { FROM_BASE: "1" },
     runCommand: (options: CommandRunOptions) => {
       seen.push(`command ${JSON.stringify(options.commandLine)} ${options.env.FROM_BASE}`);
-      return Promise.resolve({
-        kind: "exited",
-        exitCode: 0,
-        signal: null,
-        stdout: empty,
-        stderr: empty,
-        durationMs: 1,
-      });
+      return Promise.resolve(exited(0));
     },
     fetch: (input) => {
       seen.push(`http ${input}`);

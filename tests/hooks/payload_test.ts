@@ -1,5 +1,6 @@
 import { buildPayload, permissionModeFor } from "../../src/hooks/payload.ts";
 import { assertEquals } from "../helpers/assert.ts";
+import { POST_FAILURE_KEYS } from "../helpers/payload_keys.ts";
 
 const session = {
   sessionId: "sess-1",
@@ -82,14 +83,7 @@ Deno.test("event fields keep the order they were given in", () => {
     is_interrupt: false,
     duration_ms: 12,
   });
-  assertEquals(Object.keys(payload).slice(6), [
-    "tool_name",
-    "tool_input",
-    "tool_use_id",
-    "error",
-    "is_interrupt",
-    "duration_ms",
-  ]);
+  assertEquals(Object.keys(payload).slice(6), [...POST_FAILURE_KEYS]);
   assertEquals(
     JSON.stringify(payload),
     '{"session_id":"sess-1","transcript_path":"/state/llama-agent/sessions/sess-1/raw.jsonl",' +

@@ -14,6 +14,7 @@ import { loadSessionHooks } from "../../src/hooks/session_hooks.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { pluginHooksJson, withTempRoot, writeFiles, writePlugin } from "./plugin_fixture.ts";
+import { exited } from "./registration_fixture.ts";
 import { commandGroup, hooksFile } from "./temp_chain.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
@@ -258,15 +259,7 @@ Deno.test("without HOME a plugin's data directory is made under the session cwd,
       },
       runCommand: (options) => {
         seen.push(options.env.CLAUDE_PLUGIN_DATA);
-        const empty = { text: "", discardedBytes: 0 };
-        return Promise.resolve({
-          kind: "exited",
-          exitCode: 0,
-          signal: null,
-          stdout: empty,
-          stderr: empty,
-          durationMs: 0,
-        });
+        return Promise.resolve(exited(0));
       },
     },
     plugin,

@@ -56,6 +56,16 @@ const GUARD_HOOKS = pluginHooksJson({
   PostToolUse: [commandGroup("${CLAUDE_PLUGIN_ROOT}/hooks/log.sh post")],
 });
 
+/** The installed plugin t2plug@t2market, with GUARD_HOOKS, enabled or not: its source directory. */
+async function installGuardPlugin(place: Place, enabled: boolean): Promise<string> {
+  const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
+    enabled,
+    source: "directory",
+  });
+  await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+  return sourceDir;
+}
+
 Deno.test("a --plugin-dir plugin's hooks load after the settings hooks, as plugin hooks of its manifest's name", async () => {
   await withPlace({
     project: hooksFile({ PreToolUse: [commandGroup("settings-guard", "Bash")] }),
@@ -341,11 +351,7 @@ Deno.test("enabledPlugins that is not an object is a diagnostic and enables noth
 
 Deno.test("an enabled installed plugin loads after the --plugin-dir plugins, as <name>@<marketplace>", async () => {
   await withPlace({}, async (place) => {
-    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
-      enabled: true,
-      source: "directory",
-    });
-    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    const sourceDir = await installGuardPlugin(place, true);
     const inline = await writePlugin(`${place.root}/inline`, "inline", { hooksJson: GUARD_HOOKS });
     const { loaded, registry } = await load(place, { pluginDirs: [inline] });
     assertEquals(loaded.diagnostics, []);
@@ -377,11 +383,7 @@ Deno.test("an installed plugin whose directory is gone is a diagnostic naming it
 
 Deno.test("a disabled installed plugin is not read at all", async () => {
   await withPlace({}, async (place) => {
-    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
-      enabled: false,
-      source: "directory",
-    });
-    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    await installGuardPlugin(place, false);
     const { loaded } = await load(place, {});
     assertEquals([loaded.plugins, loaded.diagnostics], [[], []]);
   });
@@ -389,11 +391,7 @@ Deno.test("a disabled installed plugin is not read at all", async () => {
 
 Deno.test("the llama profile opens no plugin file: only the three settings files are read", async () => {
   await withPlace({}, async (place) => {
-    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
-      enabled: true,
-      source: "directory",
-    });
-    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    await installGuardPlugin(place, true);
     const dir = await writePlugin(`${place.root}/inline`, "inline", { hooksJson: GUARD_HOOKS });
     const read: string[] = [];
     const spy = (path: string) => {
@@ -416,11 +414,7 @@ Deno.test("the llama profile opens no plugin file: only the three settings files
 
 Deno.test("loading plugin hooks creates no data directory: only a hook that runs makes one", async () => {
   await withPlace({}, async (place) => {
-    const { sourceDir } = await writeInstallRecords(place.home, `${place.root}/market`, {
-      enabled: true,
-      source: "directory",
-    });
-    await writePlugin(sourceDir, "t2plug", { hooksJson: GUARD_HOOKS });
+    await installGuardPlugin(place, true);
     const dir = await writePlugin(`${place.root}/inline`, "inline", { hooksJson: GUARD_HOOKS });
     const { loaded } = await load(place, { pluginDirs: [dir] });
     assertEquals(loaded.plugins.map((p) => p.status), ["loaded", "loaded"]);

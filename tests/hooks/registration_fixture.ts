@@ -56,10 +56,11 @@ export function promptRegistration(
   return registration({ type: "prompt", prompt }, options);
 }
 
+/** A command's exit: also what a stub `runCommand` answers, as a CommandRunResult. */
 export function exited(
   exitCode: number,
   streams: { stdout?: string; stderr?: string; signal?: string } = {},
-): HandlerResult {
+): Extract<HandlerResult, { readonly kind: "exited" }> {
   return {
     kind: "exited",
     exitCode,
