@@ -11,6 +11,7 @@
  */
 import { guardGroup, installOrphanGuard } from "../src/hooks/guard_group.ts";
 import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
+import type { GroupChild } from "../src/hooks/group_child.ts";
 import { spawnInOwnGroup } from "../src/hooks/process_group.ts";
 import { bareSpawn } from "./bare_spawn.ts";
 import { median, printFigure, timeOnce } from "./bench_stats.ts";
@@ -37,9 +38,19 @@ try {
   await Deno.remove(logDir, { recursive: true });
 }
 
+/** What `.output()` is to a Deno.ChildProcess: both pipes read to their end, and the status. */
+async function finished(child: GroupChild): Promise<Deno.CommandStatus> {
+  const [status] = await Promise.all([
+    child.status,
+    new Response(child.stdout).arrayBuffer(),
+    new Response(child.stderr).arrayBuffer(),
+  ]);
+  return status;
+}
+
 async function groupSpawn(program = "/bin/sh", args = ["-c", "true"]): Promise<void> {
   const child = spawnInOwnGroup({ program, args }, { cwd: "/", env: { PATH }, stdin: "null" });
-  const output = await child.output();
+  const output = await finished(child);
   if (!output.success) throw new Error(`${program} failed`);
 }
 
@@ -51,7 +62,7 @@ async function guardedGroupSpawn(): Promise<void> {
   const registering = performance.now();
   const release = guardGroup(child.pid);
   const registered = performance.now() - registering;
-  const output = await child.output();
+  const output = await finished(child);
   const releasing = performance.now();
   release();
   guardCalls.push(registered + performance.now() - releasing);
@@ -79,7 +90,7 @@ function pipeLinesSpawner(): { spawn: () => Promise<void>; close: () => Promise<
         { cwd: "/", env: { PATH }, stdin: "null" },
       );
       writer.write(encoder.encode(`+${child.pid}\n`)).catch(() => {});
-      const output = await child.output();
+      const output = await finished(child);
       writer.write(encoder.encode(`-${child.pid}\n`)).catch(() => {});
       if (!output.success) throw new Error("sh -c true failed");
     },

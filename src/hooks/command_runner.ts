@@ -5,6 +5,7 @@
  */
 import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
+import type { GroupChild } from "./group_child.ts";
 import { spawnGuarded } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
@@ -66,7 +67,7 @@ export const runCommand: CommandRunner = async (options) => {
     return { kind: "cancelled", stdout: empty, stderr: empty, durationMs: elapsed() };
   }
 
-  let child: Deno.ChildProcess;
+  let child: GroupChild;
   // Until the group is over, the agent's death (even SIGKILL) ends it too.
   let releaseGroup: () => void;
   try {

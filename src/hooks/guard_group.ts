@@ -5,6 +5,7 @@
  * supervisor per agent process, whatever started the group. Without one installed (unit tests,
  * library use), nothing is started and registering costs nothing.
  */
+import type { GroupChild } from "./group_child.ts";
 import type { OrphanGuard } from "./orphan_guard.ts";
 
 let installed: OrphanGuard | undefined;
@@ -22,8 +23,8 @@ export function installOrphanGuard(guard: OrphanGuard | undefined): OrphanGuard 
  * once the group is over. A spawn that throws registers nothing.
  */
 export function spawnGuarded(
-  spawn: () => Deno.ChildProcess,
-): { readonly child: Deno.ChildProcess; readonly release: () => void } {
+  spawn: () => GroupChild,
+): { readonly child: GroupChild; readonly release: () => void } {
   installed?.start();
   const child = spawn();
   return { child, release: guardGroup(child.pid) };

@@ -26,7 +26,7 @@
  * it open after the agent is gone.
  */
 import { errorMessage } from "../error.ts";
-import { spawnInOwnGroup } from "./process_group.ts";
+import { spawnWithDeno } from "./process_group.ts";
 import { homeStateDir, stateHome } from "./state_home.ts";
 
 export interface OrphanGuard {
@@ -190,7 +190,7 @@ class SupervisorGuard implements OrphanGuard {
     const dirs = fallbackDir === undefined ? [dir] : [dir, fallbackDir];
     try {
       const logPath = this.#openLog(dirs);
-      this.#child = spawnInOwnGroup(
+      this.#child = spawnWithDeno(
         {
           program: "/bin/sh",
           args: ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, String(grace), logPath],

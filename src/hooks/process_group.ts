@@ -4,16 +4,18 @@
  * new process group, so that stopping it stops the children too and no orphan outlives it.
  */
 
-export interface SpawnOptions {
-  readonly cwd: string;
-  /** The child's whole environment: nothing is inherited. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly stdin: "piped" | "null";
-  /** Stdout and stderr: read by the caller (the default), or discarded. */
-  readonly output?: "piped" | "null";
-}
+import type { GroupChild, GroupCommand, SpawnOptions } from "./group_child.ts";
+import { posixSpawner, spawnPath } from "./spawn_path.ts";
 
 const GROUP_POLL_MS = 20;
+
+/**
+ * Starts `command` as the leader of a new process group, on the path chosen for this process
+ * (spawn_path.ts): posix_spawn through FFI, or Deno.Command through setsid(1).
+ */
+export function spawnInOwnGroup(command: GroupCommand, options: SpawnOptions): GroupChild {
+  return posixSpawner()?.spawn(command, options) ?? spawnWithDeno(command, options);
+}
 
 /**
  * Where the `setsid` program is, once found (null: there is none, as on macOS). Starting the
@@ -31,10 +33,11 @@ export function setsidInUse(): string | null | undefined {
   return setsidProgram;
 }
 
-export function spawnInOwnGroup(
-  command: { program: string; args: readonly string[] },
-  options: SpawnOptions,
-): Deno.ChildProcess {
+/**
+ * The fallback path, and the one for a child that must not keep the agent's event loop alive
+ * (the orphan guard's supervisor, which is unref'd): a Deno.ChildProcess in a group of its own.
+ */
+export function spawnWithDeno(command: GroupCommand, options: SpawnOptions): Deno.ChildProcess {
   const common = {
     cwd: options.cwd,
     env: { ...options.env },
@@ -74,7 +77,7 @@ export function spawnInOwnGroup(
  * failure Deno reports at spawn without it, so it is one here too.
  */
 export function setsidExecFailure(code: number, stderr: string): string | undefined {
-  if (code !== 126 && code !== 127) return undefined;
+  if ((code !== 126 && code !== 127) || spawnPath().kind !== "fallback") return undefined;
   const match = /^setsid: failed to execute [^:]*: (.*)\n?$/.exec(stderr);
   return match?.[1];
 }

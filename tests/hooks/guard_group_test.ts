@@ -1,3 +1,4 @@
+import type { GroupChild } from "../../src/hooks/group_child.ts";
 import { GroupStdioTransport } from "../../src/agent/mcp/group_stdio_transport.ts";
 import { runCommand } from "../../src/hooks/command_runner.ts";
 import { guardGroup, installOrphanGuard, spawnGuarded } from "../../src/hooks/guard_group.ts";
@@ -110,7 +111,7 @@ Deno.test("spawnGuarded starts the guard before the spawn and registers the grou
     close: () => Promise.resolve(undefined),
   });
   try {
-    const spawned = { pid: 4321 } as Deno.ChildProcess;
+    const spawned = { pid: 4321 } as GroupChild;
     const { child, release } = spawnGuarded(() => (calls.push("spawn"), spawned));
     release();
     assertEquals(child, spawned);

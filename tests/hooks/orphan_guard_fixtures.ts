@@ -2,6 +2,7 @@
  * What the orphan guard's tests share: a guard writing its log in a temporary directory, process
  * groups to register with it, and their clean-up.
  */
+import type { GroupChild } from "../../src/hooks/group_child.ts";
 import {
   createOrphanGuard,
   type OrphanGuard,
@@ -38,7 +39,7 @@ export async function withGuard(
 }
 
 /** A group of three (a shell and two sleeps), once all three run. */
-export async function startTree(): Promise<Deno.ChildProcess> {
+export async function startTree(): Promise<GroupChild> {
   const child = spawnInOwnGroup(
     { program: "/bin/sh", args: ["-c", TREE] },
     { cwd: "/", env: { PATH }, stdin: "null", output: "null" },
@@ -48,12 +49,12 @@ export async function startTree(): Promise<Deno.ChildProcess> {
 }
 
 /** Waits until the group of `tree` has no living member. */
-export function treeEnded(tree: Deno.ChildProcess): Promise<void> {
+export function treeEnded(tree: GroupChild): Promise<void> {
   return waitUntil(async () => (await livingGroupMembers(tree.pid)).length === 0, "the end");
 }
 
 /** SIGKILLs what is left of the groups and reaps their leaders. */
-export async function cleanUp(children: readonly Deno.ChildProcess[]): Promise<void> {
+export async function cleanUp(children: readonly GroupChild[]): Promise<void> {
   for (const child of children) {
     try {
       Deno.kill(-child.pid, "SIGKILL");

@@ -1,3 +1,4 @@
+import type { GroupChild } from "../../src/hooks/group_child.ts";
 import {
   createOrphanGuard,
   LOG_COMPACT_BYTES,
@@ -23,9 +24,9 @@ Deno.test("end of file on the guard's pipe ends every registered group whole, an
   await withGuard({ onFailure: (message) => failures.push(message) }, async (guard) => {
     const trees = [await startTree(), await startTree(), await startTree()];
     const [registered, released, unknown] = trees as [
-      Deno.ChildProcess,
-      Deno.ChildProcess,
-      Deno.ChildProcess,
+      GroupChild,
+      GroupChild,
+      GroupChild,
     ];
     try {
       guard.register(registered.pid);

@@ -1,8 +1,8 @@
-import { setsidInUse, spawnInOwnGroup } from "../../src/hooks/process_group.ts";
+import { setsidInUse, spawnWithDeno } from "../../src/hooks/process_group.ts";
 import { assertEquals, assertRejectsWith } from "../helpers/assert.ts";
 
 const spawn = (cwd: string) =>
-  spawnInOwnGroup({ program: "/bin/sh", args: ["-c", "exit 0"] }, { cwd, env: {}, stdin: "null" });
+  spawnWithDeno({ program: "/bin/sh", args: ["-c", "exit 0"] }, { cwd, env: {}, stdin: "null" });
 
 Deno.test("a spawn in a missing directory fails alone: later spawns still go through setsid", async () => {
   const first = spawn("/");

@@ -15,6 +15,7 @@ import {
   terminateGroup,
 } from "../../hooks/process_group.ts";
 import { spawnGuarded } from "../../hooks/guard_group.ts";
+import type { GroupChild } from "../../hooks/group_child.ts";
 
 export interface StdioServerLaunch {
   readonly command: string;
@@ -48,7 +49,7 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  #child: Deno.ChildProcess | undefined;
+  #child: GroupChild | undefined;
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #exit: ServerExit | undefined;
   #stderrTail = "";
@@ -86,9 +87,17 @@ export class GroupStdioTransport implements Transport {
     if (this.#closing) throw new Error("The MCP server connection was closed before it started");
     const { command, args, env, cwd } = this.launch;
     // Until the group is over, the agent's death (even SIGKILL) ends it too.
-    const { child, release: releaseGroup } = spawnGuarded(() =>
-      spawnInOwnGroup({ program: command, args }, { cwd, env, stdin: "piped" })
-    );
+    let spawned: ReturnType<typeof spawnGuarded>;
+    try {
+      spawned = spawnGuarded(() =>
+        spawnInOwnGroup({ program: command, args }, { cwd, env, stdin: "piped" })
+      );
+    } catch (error) {
+      // posix_spawn reports an exec failure at once (setsid(1) reports it as exit 127).
+      this.#exit = { code: 127, signal: null, execFailure: errorMessage(error), byItself: true };
+      throw error;
+    }
+    const { child, release: releaseGroup } = spawned;
     this.#child = child;
     this.#writer = child.stdin.getWriter();
     const stdoutDone = this.#readMessages(child.stdout);
