@@ -6,8 +6,6 @@ import { runCli } from "./src/cli/run_cli.ts";
 import { describePermissionError } from "./src/cli/permission_error.ts";
 import { homeAccessProblem } from "./src/cli/home_access.ts";
 import type { CliIo } from "./src/cli/command_spec.ts";
-import { installOrphanGuard } from "./src/hooks/guard_group.ts";
-import { createOrphanGuard, orphanGuardDirs } from "./src/hooks/orphan_guard.ts";
 
 const encoder = new TextEncoder();
 
@@ -59,10 +57,19 @@ if (Deno.build.os === "windows" && !Deno.env.get("HOME") && Deno.env.get("USERPR
   Deno.env.set("HOME", Deno.env.get("USERPROFILE")!);
 }
 
-// Whatever kills the agent, even SIGKILL, ends the process groups it started. The supervisor
-// starts with the first group, so commands that start none (--version, lint) pay nothing.
-const guardDirs = orphanGuardDirs((name) => Deno.env.get(name));
-if (Deno.build.os !== "windows" && guardDirs !== undefined) {
+/**
+ * Whatever kills the agent, even SIGKILL, ends the process groups it started. Installed once a
+ * command is chosen, so that `--version` and `--help` do not load the guard's modules; the
+ * supervisor itself starts with the first group, so commands that start none (lint) pay nothing.
+ */
+async function installGuard(): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  const [{ installOrphanGuard }, { createOrphanGuard, orphanGuardDirs }] = await Promise.all([
+    import("./src/hooks/guard_group.ts"),
+    import("./src/hooks/orphan_guard.ts"),
+  ]);
+  const guardDirs = orphanGuardDirs((name) => Deno.env.get(name));
+  if (guardDirs === undefined) return;
   installOrphanGuard(createOrphanGuard({
     ...guardDirs,
     onFailure: (message) => io.stderr(`llama-agent: ${message}\n`),
@@ -75,7 +82,7 @@ try {
   if (homeProblem !== undefined) {
     io.stderr(`llama-agent: ${homeProblem}\n`);
     code = 1;
-  } else code = await runCli(Deno.args, io);
+  } else code = await runCli(Deno.args, io, { beforeCommand: installGuard });
 } catch (error) {
   const permission = describePermissionError(error, Deno.env.get("LLAMA_AGENT_LAUNCH_DIR"));
   if (permission !== undefined) {

@@ -6,6 +6,7 @@
  *
  *   deno task bench:agent
  *   deno run -A bench/agent.ts --quick     # fewer and shorter runs, for a smoke run
+ *   deno task bench:agent --startup-only   # only the start-up figure (no model is loaded)
  */
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { writeRandomWeightsModel } from "../src/model/random_weights_gguf.ts";
@@ -19,6 +20,7 @@ import { type CutTurn, msPerToken } from "./cut_turn.ts";
 import { childPids, commandLine, residentBytes } from "./proc_status.ts";
 
 const quick = Deno.args.includes("--quick");
+const startupOnly = Deno.args.includes("--startup-only");
 /** Interleaved agent/bare turn pairs, after one warm-up turn on each side. */
 const TURN_PAIRS = quick ? 1 : 4;
 /** How long a turn generates after its first text before it is cancelled. */
@@ -43,8 +45,10 @@ try {
   await Deno.mkdir(`${home}/models`, { recursive: true });
   await Deno.mkdir(project);
   await benchStartup();
-  await benchSecondTurn();
-  await benchTurnThroughput();
+  if (!startupOnly) {
+    await benchSecondTurn();
+    await benchTurnThroughput();
+  }
 } finally {
   await Deno.remove(root, { recursive: true });
 }
@@ -101,6 +105,7 @@ async function benchStartup(): Promise<void> {
     "run",
     "--quiet",
     "--no-prompt",
+    "--unstable-lazy-dynamic-imports",
     "--config",
     `${REPO_ROOT}/deno.json`,
     `--allow-read=${[project, home, ...readOnly].join(",")}`,

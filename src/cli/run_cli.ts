@@ -1,15 +1,30 @@
 /**
  * Walks the command tree: `--help` and `--version` work at every level, unknown commands and
- * flags are usage errors (exit 2) that say what to run instead.
+ * flags are usage errors (exit 2) that say what to run instead. Only the tree is loaded before
+ * `--help` or `--version` prints: each command's module, and the process-wide set-up the caller
+ * passes as `beforeCommand`, load once a command is chosen.
  */
 import { VERSION } from "../version.ts";
 import { COMMAND_TREE, type GroupNode } from "./command_tree.ts";
 import { type CliIo, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 
-export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  if (wantsVersion(args)) {
-    io.stdout(`llama-agent ${VERSION}\n`);
+export interface RunCliOptions {
+  /**
+   * Runs once a command is chosen, before its module loads: set-up that only commands need (the
+   * orphan guard), which `--version` and a group's help never wait for.
+   */
+  readonly beforeCommand?: () => Promise<void>;
+}
+
+export async function runCli(
+  args: readonly string[],
+  io: CliIo,
+  options: RunCliOptions = {},
+): Promise<number> {
+  const version = wantsVersion(args);
+  if (version !== undefined) {
+    io.stdout(await renderVersion(version));
     return EXIT.ok;
   }
   let group: GroupNode = COMMAND_TREE;
@@ -32,6 +47,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       group = node;
       continue;
     }
+    await options.beforeCommand?.();
     const command = await node.load();
     const rest = args.slice(i + 1);
     return await command.run(rest, io);
@@ -39,11 +55,32 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   return EXIT.usage;
 }
 
-/** `--version` anywhere before `--`, as long as it is not the value of a flag. */
-function wantsVersion(args: readonly string[]): boolean {
+/**
+ * `--version` anywhere before `--`, as long as it is not the value of a flag: "verbose" with
+ * `--verbose` beside it, which is accepted nowhere else.
+ */
+function wantsVersion(args: readonly string[]): "plain" | "verbose" | undefined {
   const end = args.indexOf("--");
   const words = end === -1 ? args : args.slice(0, end);
-  return words.includes("--version") || words.includes("-V");
+  if (!words.includes("--version") && !words.includes("-V")) return undefined;
+  return words.includes("--verbose") ? "verbose" : "plain";
+}
+
+/**
+ * The version line; verbose adds what a bug report needs: the Deno running it, the platform and
+ * how hooks are spawned (whose module loads only here, so that plain `--version` stays cheap).
+ */
+async function renderVersion(kind: "plain" | "verbose"): Promise<string> {
+  const lines = [`llama-agent ${VERSION}`];
+  if (kind === "verbose") {
+    const { describeSpawnPath } = await import("../hooks/spawn_path.ts");
+    lines.push(
+      `deno: ${Deno.version.deno} (v8 ${Deno.version.v8}, typescript ${Deno.version.typescript})`,
+      `os: ${Deno.build.os} ${Deno.build.arch}`,
+      `spawn: ${describeSpawnPath()}`,
+    );
+  }
+  return lines.join("\n") + "\n";
 }
 
 function renderGroupHelp(path: readonly string[], group: GroupNode): string {
@@ -63,6 +100,7 @@ function renderGroupHelp(path: readonly string[], group: GroupNode): string {
     "Flags:",
     "  -h, --help     Show this help",
     "  -V, --version  Show the version",
+    "      --verbose  With --version: also Deno, the OS and how hooks are spawned",
     "",
     `Run "${name} <command> --help" for a command's flags.`,
   );

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { REPO_ROOT, runCli } from "../helpers/run_cli.ts";
+import { REPO_ROOT, runCli, withTempProject } from "../helpers/run_cli.ts";
 import packageJson from "../../package.json" with { type: "json" };
 
 async function inTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
@@ -22,6 +22,38 @@ Deno.test("--version prints the package version at every level", async () => {
     assertEquals(result.stdout, `llama-agent ${packageJson.version}\n`);
     assertEquals(result.stderr, "");
   }
+});
+
+Deno.test("--version --verbose adds the Deno version, the platform and how hooks are spawned", async () => {
+  for (const args of [["--version", "--verbose"], ["hooks", "--verbose", "-V"]]) {
+    const result = await run(args);
+    assertEquals(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
+    assertEquals(result.stderr, "");
+    const [first, ...rest] = result.stdout.trimEnd().split("\n");
+    assertEquals(first, `llama-agent ${packageJson.version}`);
+    assertMatch(rest.join("\n"), /^deno: \d+\.\d+\.\d+/m);
+    assertMatch(rest.join("\n"), new RegExp(`^os: ${Deno.build.os} ${Deno.build.arch}$`, "m"));
+    assertMatch(rest.join("\n"), /^spawn: .*(posix_spawn|setsid)/m);
+  }
+});
+
+Deno.test("--version --verbose with LLAMA_AGENT_SPAWN=setsid names the setsid(1) fallback", async () => {
+  const result = await inTemp((dir) =>
+    runCli(["--version", "--verbose"], {
+      cwd: dir,
+      home: dir,
+      env: { LLAMA_AGENT_SPAWN: "setsid" },
+    })
+  );
+  assertEquals(result.code, 0, result.stderr);
+  assertMatch(result.stdout, /^spawn: .*setsid/m);
+});
+
+Deno.test("--verbose means nothing without --version: an unknown flag", async () => {
+  const result = await run(["--verbose"]);
+  assertEquals(result.code, 2);
+  assertEquals(result.stdout, "");
+  assertStringIncludes(result.stderr, 'Unknown flag "--verbose" for "llama-agent"');
 });
 
 Deno.test("--help at every level lists what can be run there", async () => {
@@ -115,6 +147,33 @@ Deno.test("no command loads node-llama-cpp at start-up: only the llama backend i
     );
     assertEquals(llama, [], `${entry} reaches the llama backend statically`);
   }
+});
+
+Deno.test("--version and --help load only the command tree: no hook, agent or npm module", async () => {
+  const modules = await staticGraph("main.ts");
+  const heavy = modules.filter((m) =>
+    !m.startsWith("file:") || m.includes("/node_modules/") ||
+    !/\/src\/(cli|version\.ts)|\/main\.ts$|\/package\.json$/.test(m)
+  );
+  assertEquals(heavy, [], "main.ts loads these before --version prints");
+});
+
+Deno.test("the launcher starts Deno with lazy dynamic imports, so the commands load only when run", async () => {
+  // Without the flag, Deno reads every module a literal import() reaches before main.ts runs.
+  await withTempProject({
+    "fake_deno.sh": { text: '#!/bin/sh\nprintf "%s\\n" "$@"\n', mode: 0o755 },
+  }, async (dir) => {
+    const result = await runCli(["--version"], {
+      cwd: dir,
+      home: dir,
+      env: { LLAMA_AGENT_DENO: `${dir}/fake_deno.sh` },
+    });
+    assertEquals(result.code, 0, result.stderr);
+    const args = result.stdout.split("\n");
+    assertEquals(args[0], "run");
+    assert(args.includes("--unstable-lazy-dynamic-imports"), result.stdout);
+    assertEquals(args.slice(-3), [`${REPO_ROOT}/main.ts`, "--version", ""]);
+  });
 });
 
 Deno.test("a --cwd outside the allowed roots is a clear error, not a stack trace", async () => {
