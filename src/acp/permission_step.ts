@@ -144,7 +144,10 @@ async function runPermissionRequestHooks(
 ): Promise<Permission | null> {
   if (!session.hooks.has("PermissionRequest")) return null;
   const { name } = question;
-  const firing = await session.hooks.fire("PermissionRequest", name, {
+  // Hooks that match nothing cost the call no payload and no wait.
+  const selected = session.hooks.select("PermissionRequest", name, question.input);
+  if (selected.done) return null;
+  const firing = await selected.run({
     tool_name: name,
     tool_input: question.input,
     permission_suggestions: permissionSuggestions(name),

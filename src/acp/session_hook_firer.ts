@@ -6,7 +6,7 @@
 import type { FiredEventName } from "../hooks/event_table.ts";
 import { formatDiagnostic } from "../hooks/diagnostic.ts";
 import type { HandlerRunner, HookEnvPreparer } from "../hooks/handler_runner.ts";
-import { fireHooks, type HookFiring } from "../hooks/hook_engine.ts";
+import { fireHooks, type HookFiring, noHooksFiring } from "../hooks/hook_engine.ts";
 import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
 import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
@@ -41,10 +41,30 @@ export interface FireOptions {
   readonly hookEnv?: HookEnvPreparer;
 }
 
+/**
+ * One firing with its registrations chosen. When none matched, it is over already: `done` holds
+ * it (observed, with the decision of no hooks), so a seam builds no payload and awaits nothing
+ * on the tool calls its hooks do not match. Otherwise `run` fires the matched ones.
+ */
+export interface SelectedFiring<E extends FiredEventName> {
+  readonly done: HookFiring | undefined;
+  run(fields: EventFields[E], options?: FireOptions): Promise<HookFiring>;
+}
+
 export interface SessionHookFirer {
   readonly hooks: SessionHooks;
   /** Whether any registration exists for `event`: seams skip building payloads when not. */
   has(event: FiredEventName): boolean;
+  /**
+   * Chooses the registrations of one firing; `toolInput` is the call `if` rules test (tool
+   * events only).
+   */
+  select<E extends FiredEventName>(
+    event: E,
+    matcherValue: string | null,
+    toolInput?: unknown,
+  ): SelectedFiring<E>;
+  /** `select`, then `run` when anything matched. */
   fire<E extends FiredEventName>(
     event: E,
     matcherValue: string | null,
@@ -89,41 +109,64 @@ export async function createSessionHookFirer(options: {
   for (const diagnostic of hooks.loaded.diagnostics) {
     options.log(`hooks: ${formatDiagnostic(diagnostic)}`);
   }
-  return {
-    hooks,
-    has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
-    async fire(event, matcherValue, fields, fireOptions = {}) {
-      const order = ++firingsStarted;
-      // `if` rules read the tool call; on other events there is none and any `if` fails.
-      const toolInput = "tool_input" in fields ? fields.tool_input : undefined;
-      const { matched, unmatched } = selectRegistrations(hooks.registry, event, matcherValue, {
-        profile,
-        projectDir: session.cwd,
-        toolInput,
-      });
-      const payload = buildPayload(event, {
-        sessionId: session.id,
-        transcriptPath: session.transcriptPath,
-        cwd: session.cwd,
-        promptId: fireOptions.promptId,
-        permissionMode: session.permissionMode(),
-        effort: profile.effort,
-      }, fields);
-      // A hook reading transcript_path finds everything up to its own firing.
-      if (matched.length > 0) await options.transcript?.flush();
-      const firing = await fireHooks({
-        event,
-        matcherValue,
-        payload,
-        registrations: matched,
-        runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
-        context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
-        hookEnv: fireOptions.hookEnv,
-      });
-      const toolUseId = "tool_use_id" in fields ? fields.tool_use_id : undefined;
+  const select = <E extends FiredEventName>(
+    event: E,
+    matcherValue: string | null,
+    toolInput?: unknown,
+  ): SelectedFiring<E> => {
+    const order = ++firingsStarted;
+    // `if` rules read the tool call; on other events there is none and any `if` fails.
+    const { matched, unmatched } = selectRegistrations(hooks.registry, event, matcherValue, {
+      profile,
+      projectDir: session.cwd,
+      toolInput,
+    });
+    const finish = (firing: HookFiring, toolUseId: string | undefined) => {
       options.transcript?.recordFiring(firing, toolUseId);
       observe?.(session.id, firing, order, unmatched);
       return firing;
+    };
+    if (matched.length === 0) {
+      const done = finish(noHooksFiring(event, matcherValue), undefined);
+      return { done, run: () => Promise.resolve(done) };
+    }
+    return {
+      done: undefined,
+      async run(fields, fireOptions = {}) {
+        const payload = buildPayload(event, {
+          sessionId: session.id,
+          transcriptPath: session.transcriptPath,
+          cwd: session.cwd,
+          promptId: fireOptions.promptId,
+          permissionMode: session.permissionMode(),
+          effort: profile.effort,
+        }, fields);
+        // A hook reading transcript_path finds everything up to its own firing.
+        if (options.transcript) await options.transcript.flush();
+        const firing = await fireHooks({
+          event,
+          matcherValue,
+          payload,
+          registrations: matched,
+          runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
+          context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
+          hookEnv: fireOptions.hookEnv,
+        });
+        return finish(firing, "tool_use_id" in fields ? fields.tool_use_id : undefined);
+      },
+    };
+  };
+  return {
+    hooks,
+    has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
+    select,
+    fire(event, matcherValue, fields, fireOptions) {
+      const selected = select(
+        event,
+        matcherValue,
+        "tool_input" in fields ? fields.tool_input : undefined,
+      );
+      return selected.done ? Promise.resolve(selected.done) : selected.run(fields, fireOptions);
     },
   };
 }

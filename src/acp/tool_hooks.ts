@@ -52,10 +52,18 @@ export async function runPreToolUseHooks(
   turn: TurnHookContext,
   call: HookedCall,
 ): Promise<PreToolGate> {
-  if (!session.hooks.has("PreToolUse")) {
-    return { kind: "go", input: call.input, rewritten: false, permission: null, forModel: [] };
-  }
-  const { decision } = await session.hooks.fire("PreToolUse", call.name, {
+  const unchanged: PreToolGate = {
+    kind: "go",
+    input: call.input,
+    rewritten: false,
+    permission: null,
+    forModel: [],
+  };
+  if (!session.hooks.has("PreToolUse")) return unchanged;
+  // Hooks that match nothing cost the call no payload and no wait.
+  const selected = session.hooks.select("PreToolUse", call.name, call.input);
+  if (selected.done) return unchanged;
+  const { decision } = await selected.run({
     tool_name: call.name,
     tool_input: call.input,
     tool_use_id: call.toolCallId,
@@ -131,16 +139,19 @@ export async function runPostToolHooks(
 ): Promise<PostToolOutcome> {
   const event = execution.status === "completed" ? "PostToolUse" : "PostToolUseFailure";
   if (!session.hooks.has(event)) return NOTHING;
+  // Hooks that match nothing cost the call no payload and no wait.
+  const selected = session.hooks.select(event, call.name, call.input);
+  if (selected.done) return NOTHING;
   // Claude Code's key order: `tool_response` comes before `tool_use_id` (hooks.md §12.10).
   const { decision } = event === "PostToolUse"
-    ? await session.hooks.fire(event, call.name, {
+    ? await selected.run({
       tool_name: call.name,
       tool_input: call.input,
       tool_response: execution.rawOutput,
       tool_use_id: call.toolCallId,
       duration_ms: durationMs,
     }, turn)
-    : await session.hooks.fire(event, call.name, {
+    : await selected.run({
       tool_name: call.name,
       tool_input: call.input,
       tool_use_id: call.toolCallId,

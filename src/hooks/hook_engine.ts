@@ -53,15 +53,18 @@ const NO_HOOKS_DECISIONS = new Map<FiredEventName, HookDecision>(
 /** Never rejects: a runner that throws becomes a non-blocking error (or a block, when fail-closed). */
 export function fireHooks(request: FireHooksRequest): Promise<HookFiring> {
   const { event, matcherValue, registrations } = request;
-  if (registrations.length === 0) {
-    return Promise.resolve({
-      event,
-      matcherValue,
-      runs: NO_RUNS,
-      decision: NO_HOOKS_DECISIONS.get(event) ?? combineOutcomes(event, []),
-    });
-  }
+  if (registrations.length === 0) return Promise.resolve(noHooksFiring(event, matcherValue));
   return fireAll(request);
+}
+
+/** The firing of an event no registration matched: no runs, and the decision of no hooks. */
+export function noHooksFiring(event: FiredEventName, matcherValue: string | null): HookFiring {
+  return {
+    event,
+    matcherValue,
+    runs: NO_RUNS,
+    decision: NO_HOOKS_DECISIONS.get(event) ?? combineOutcomes(event, []),
+  };
 }
 
 async function fireAll(request: FireHooksRequest): Promise<HookFiring> {
