@@ -28,7 +28,7 @@ export async function measureInterleaved(
   baselineFn: () => Promise<void>,
   measuredFn: () => Promise<void>,
 ): Promise<{ baseline: number[]; measured: number[] }> {
-  const warmUp = Math.min(5, iterations);
+  const warmUp = Math.min(30, iterations);
   for (let i = 0; i < warmUp; i++) {
     await baselineFn();
     await measuredFn();

@@ -4,7 +4,6 @@
  * in one wake-up, and the child is reaped without blocking; elsewhere (macOS, or a kernel or
  * glibc without pidfd_open) a worker thread waits in waitpid for each child.
  */
-import { holdEventLoop } from "./event_loop_hold.ts";
 import { type FdPoller, type FdWatch, POLLIN } from "./fd_poller.ts";
 import type { Libc } from "./libc.ts";
 
@@ -35,18 +34,13 @@ export function childExit(libc: Libc, poller: FdPoller, pid: number): Promise<De
 
 async function waitOnThread(libc: Libc, pid: number): Promise<Deno.CommandStatus> {
   const status = new Int32Array(1);
-  const release = holdEventLoop();
-  try {
-    for (let attempt = 0; attempt < WAIT_ATTEMPTS; attempt++) {
-      // -1 is EINTR (a signal reached the worker thread: wait again) or ECHILD, which nothing
-      // but another reaper of our children could cause.
-      const reaped = await libc.symbols.waitpid(pid, status, 0);
-      if (reaped === pid) return decodeWaitStatus(libc, status[0]!);
-    }
-    return UNKNOWN_EXIT;
-  } finally {
-    release();
+  for (let attempt = 0; attempt < WAIT_ATTEMPTS; attempt++) {
+    // -1 is EINTR (a signal reached the worker thread: wait again) or ECHILD, which nothing
+    // but another reaper of our children could cause.
+    const reaped = await libc.symbols.waitpid(pid, status, 0);
+    if (reaped === pid) return decodeWaitStatus(libc, status[0]!);
   }
+  return UNKNOWN_EXIT;
 }
 
 /** A wait status as Deno reports it: a signal's death is code 128 + its number, and its name. */

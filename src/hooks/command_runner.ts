@@ -112,14 +112,13 @@ export const runCommand: CommandRunner = async (options) => {
       };
     }
     // The leader is gone, but a background grandchild may still hold the pipes open: reading
-    // them would never end, so give them a short drain, then end the whole group.
-    const drainTimer = delay(drainMs);
-    const drained = await Promise.race([
-      outputClosed.then(() => true),
-      drainTimer.promise.then(() => false),
-      stop.reason.then(() => false),
-    ]);
-    drainTimer.cancel();
+    // them would never end, so give them a short drain, then end the whole group. (Mostly they
+    // closed with it, and there is nothing to wait for.)
+    const drained = (stdout.finished() && stderr.finished()) || await drainOrStop(
+      outputClosed,
+      drainMs,
+      stop.reason,
+    );
     if (!drained) {
       await terminateGroup(group, graceMs, Promise.resolve());
       await settle(outputClosed, drainMs);
@@ -146,7 +145,7 @@ export const runCommand: CommandRunner = async (options) => {
     stop.dispose();
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     // Only a process that left the group can still hold stdin unread; do not wait on it forever.
-    await settle(stdinWritten, drainMs);
+    if (!stdinWritten.finished()) await settle(stdinWritten.done, drainMs);
     releaseGroup();
   }
 };
@@ -171,19 +170,39 @@ function describe(line: CommandLine): string {
  * Writes stdin while the readers run. A child may exit or close stdin without reading it
  * (BrokenPipe): that is its right, not an error.
  */
-async function writeAndClose(stream: WritableStream<Uint8Array>, bytes: Uint8Array) {
+function writeAndClose(stream: WritableStream<Uint8Array>, bytes: Uint8Array) {
   const writer = stream.getWriter();
-  try {
-    if (bytes.byteLength > 0) await writer.write(bytes);
-    await writer.close();
-  } catch {
-    await writer.abort().catch(() => {});
-  }
+  let finished = false;
+  const done = (async () => {
+    try {
+      if (bytes.byteLength > 0) await writer.write(bytes);
+      await writer.close();
+    } catch {
+      await writer.abort().catch(() => {});
+    } finally {
+      finished = true;
+    }
+  })();
+  return { done, finished: () => finished };
+}
+
+/** True once the pipes closed, false when the drain time passed or the run was stopped first. */
+async function drainOrStop(closed: Promise<unknown>, ms: number, stopped: Promise<unknown>) {
+  const timer = delay(ms);
+  const drained = await Promise.race([
+    closed.then(() => true),
+    timer.promise.then(() => false),
+    stopped.then(() => false),
+  ]);
+  timer.cancel();
+  return drained;
 }
 
 interface Capture {
   /** Settles when the stream ends, fails, or is cancelled. */
   readonly done: Promise<void>;
+  /** Whether `done` has settled, for a caller that need not wait then. */
+  readonly finished: () => boolean;
   readonly cancel: () => Promise<void>;
   readonly result: () => CapturedStream;
 }
@@ -220,6 +239,7 @@ function capture(stream: ReadableStream<Uint8Array>, capBytes: number): Capture 
   })();
   return {
     done,
+    finished: () => finished,
     cancel: async () => {
       if (!finished) await reader.cancel().catch(() => {});
       await done;

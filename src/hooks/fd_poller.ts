@@ -2,10 +2,13 @@
  * One poll(2) loop for the pipes of every process the posix_spawn spawner started. The wait runs
  * on a worker thread (a nonblocking FFI call); readiness is handled back on the event loop's
  * thread, where the reads and writes themselves are quick calls that cannot block. A self-pipe
- * wakes the wait when the set of descriptors changes. With nothing to watch there is no wait in
- * flight, so an agent with no children keeps no thread busy and its event loop can end.
+ * wakes the wait when the set of descriptors changes. A wait in flight keeps the event loop alive,
+ * as a running Deno.ChildProcess does; with nothing to watch there is none, so an agent with no
+ * children keeps no thread busy and its event loop can end. Unlike Deno.ChildProcess, a child's
+ * output is read ahead whether or not anyone reads it, so a pipe a background grandchild holds
+ * open keeps the loop alive until the group is ended (the command runner and the MCP transport
+ * always end it).
  */
-import { holdEventLoop } from "./event_loop_hold.ts";
 import type { LibcSymbols } from "./libc.ts";
 
 export const POLLIN = 0x1;
@@ -14,7 +17,7 @@ export const POLLERR = 0x8;
 export const POLLHUP = 0x10;
 export const POLLNVAL = 0x20;
 
-/** A descriptor and what its owner waits for; `events` 0 pauses it (a reader that is full). */
+/** A descriptor and what its owner waits for; `events` 0 pauses it (no read is waiting). */
 export interface FdWatch {
   readonly fd: number;
   events: number;
@@ -23,6 +26,7 @@ export interface FdWatch {
 }
 
 const POLLFD_BYTES = 8;
+const MAX_QUICK_LOOKS = 4;
 
 export class FdPoller {
   readonly #libc: LibcSymbols;
@@ -49,8 +53,8 @@ export class FdPoller {
   /** Stops watching; the descriptor stays open. */
   forget(watch: FdWatch): void {
     this.#watches.delete(watch);
-    // An empty set ends the loop, which a wait in flight would hold up.
-    if (this.#watches.size === 0) this.changed();
+    // A set with nothing to wait for ends the loop, which a wait in flight would hold up.
+    if (!this.#anyActive()) this.changed();
   }
 
   /** Stops watching and closes the descriptor once no wait holds it; settles then. */
@@ -71,7 +75,7 @@ export class FdPoller {
     if (!this.#running) {
       // Started after the current task, so the first wait has every descriptor a spawn
       // registers (pipes and pidfd) instead of being woken for each one.
-      if (this.#watches.size > 0) {
+      if (this.#anyActive()) {
         this.#running = true;
         queueMicrotask(() => void this.#loop());
       }
@@ -84,9 +88,9 @@ export class FdPoller {
   }
 
   async #loop(): Promise<void> {
-    const release = holdEventLoop();
+    let quickLooks = 0;
     try {
-      while (this.#watches.size > 0) {
+      while (this.#anyActive()) {
         const polled = [...this.#watches].filter((watch) => watch.events !== 0);
         const buffer = new ArrayBuffer((polled.length + 1) * POLLFD_BYTES);
         const ints = new Int32Array(buffer);
@@ -97,22 +101,38 @@ export class FdPoller {
           ints[(index + 1) * 2] = watch.fd;
           shorts[(index + 1) * 4 + 2] = watch.events;
         });
-        this.#waiting = true;
-        // -1 with EINTR (a signal reached the worker thread) just means "look again".
-        await this.#libc.poll_wait(ints, BigInt(polled.length + 1), -1);
-        this.#waiting = false;
-        this.#finishClosing();
+        const count = BigInt(polled.length + 1);
+        // What one wake-up brings often makes the rest ready too (a child's pipes close a
+        // moment before its pidfd says it exited): a look on this thread first spares a round
+        // trip through the worker. A few in a row at most, so the event loop still turns.
+        const readyNow = quickLooks < MAX_QUICK_LOOKS && this.#libc.poll(ints, count, 0) > 0;
+        if (readyNow) quickLooks++;
+        else {
+          quickLooks = 0;
+          this.#waiting = true;
+          // -1 with EINTR (a signal reached the worker thread) just means "look again".
+          await this.#libc.poll_wait(ints, count, -1);
+          this.#waiting = false;
+          this.#finishClosing();
+        }
         if (shorts[3] !== 0) this.#drainWake();
         polled.forEach((watch, index) => {
           const revents = shorts[(index + 1) * 4 + 3] ?? 0;
           if (revents !== 0 && this.#watches.has(watch)) watch.onReady(revents);
         });
+        // A reader that just got its bytes asks for more (pull) before the next set is made.
+        await Promise.resolve();
       }
     } finally {
-      release();
       this.#running = false;
       this.#finishClosing();
     }
+  }
+
+  /** Whether any watch waits for something: paused ones alone keep no wait in flight. */
+  #anyActive(): boolean {
+    for (const watch of this.#watches) if (watch.events !== 0) return true;
+    return false;
   }
 
   #drainWake(): void {

@@ -15,8 +15,6 @@ import {
 import { errnoText, lastErrno, type LibcSymbols } from "./libc.ts";
 
 const READ_CHUNK_BYTES = 64 * 1024;
-/** Bytes read ahead of the consumer before the pipe is left to fill (and its writer to wait). */
-const READ_AHEAD_BYTES = 256 * 1024;
 const EINTR = 4;
 const EPIPE = 32;
 const EAGAIN_LINUX = 11;
@@ -27,70 +25,76 @@ function retryable(errno: number): boolean {
   return errno === EINTR || errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN;
 }
 
-/** A byte stream (BYOB readers welcome) of what the child writes to `fd`; ends at EOF. */
+/**
+ * A byte stream of what the child writes to `fd`, ending at EOF. The pipe is read only while a
+ * read is waiting, into that read's own buffer (a BYOB reader's, or one the stream allocates for
+ * a default reader): a flood costs no allocation per chunk for a BYOB reader, nothing is read
+ * ahead of the consumer, and a pipe nobody reads keeps no wait in flight (as with Deno.Command).
+ */
 export function fdReadable(
   poller: FdPoller,
   libc: LibcSymbols,
   fd: number,
 ): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(READ_CHUNK_BYTES);
-  let watch: FdWatch | undefined;
   let ended = false;
   const end = (): Promise<void> => {
-    if (ended || watch === undefined) return Promise.resolve();
+    if (ended) return Promise.resolve();
     ended = true;
     return poller.closeWatched(watch);
   };
+  let controller: ReadableByteStreamController;
+  const watch: FdWatch = {
+    fd,
+    // Paused until the first read.
+    events: 0,
+    onReady() {
+      const request = controller.byobRequest;
+      const view = request?.view;
+      if (!request || !view) {
+        watch.events = 0;
+        return;
+      }
+      const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+      const count = Number(libc.read(fd, target, BigInt(target.byteLength)));
+      if (count > 0) {
+        request.respond(count);
+        // The consumer's next read (pull) resumes the watch.
+        if (controller.byobRequest === null) watch.events = 0;
+        return;
+      }
+      if (count === 0) {
+        void end();
+        try {
+          controller.close();
+          // A read waiting at the close is settled (done) only by a zero-byte respond.
+          controller.byobRequest?.respond(0);
+        } catch {
+          // A BYOB read into elements wider than a byte, left part filled: close has errored
+          // the stream with a TypeError, which that read gets. The poll loop must go on.
+        }
+        return;
+      }
+      const errno = lastErrno(libc);
+      if (retryable(errno)) return;
+      void end();
+      controller.error(new Error(`Cannot read a child's output: ${errnoText(libc, errno)}`));
+    },
+  };
   return new ReadableStream({
     type: "bytes",
-    start(controller: ReadableByteStreamController) {
-      /** One read; false once the stream is over (EOF or an error). */
-      const readOnce = (): "data" | "over" | "retry" => {
-        // A BYOB reader's buffer is read into directly: a flood costs no allocation per chunk.
-        const request = controller.byobRequest;
-        const view = request?.view;
-        const target = view ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength) : chunk;
-        const count = Number(libc.read(fd, target, BigInt(target.byteLength)));
-        if (count > 0) {
-          if (view) request!.respond(count);
-          else controller.enqueue(chunk.slice(0, count));
-          return "data";
-        }
-        if (count === 0) {
-          void end();
-          controller.close();
-          // A BYOB read waiting at the close is settled (done) only by a zero-byte respond.
-          controller.byobRequest?.respond(0);
-          return "over";
-        }
-        const errno = lastErrno(libc);
-        if (retryable(errno)) return "retry";
-        void end();
-        controller.error(new Error(`Cannot read a child's output: ${errnoText(libc, errno)}`));
-        return "over";
-      };
-      watch = {
-        fd,
-        events: POLLIN,
-        onReady(revents) {
-          // With no writer left (POLLHUP) a read cannot block: take everything up to EOF now,
-          // rather than one poll round per chunk.
-          const hungUp = (revents & HANG_UP) !== 0;
-          let outcome = readOnce();
-          while (hungUp && outcome === "data") outcome = readOnce();
-          if (outcome !== "over" && (controller.desiredSize ?? 1) <= 0) watch!.events = 0;
-        },
-      };
+    autoAllocateChunkSize: READ_CHUNK_BYTES,
+    start(streamController: ReadableByteStreamController) {
+      controller = streamController;
       poller.watch(watch);
     },
     pull() {
-      if (watch !== undefined && !ended && watch.events === 0) {
+      if (!ended && watch.events === 0) {
         watch.events = POLLIN;
         poller.changed();
       }
     },
     cancel: end,
-  }, { highWaterMark: READ_AHEAD_BYTES });
+  }, { highWaterMark: 0 });
 }
 
 /** The child's stdin: each write settles once all its bytes are in the pipe. */
@@ -129,7 +133,7 @@ export function fdWritable(
   };
 
   return new WritableStream<Uint8Array>({
-    write(bytes) {
+    write(bytes, controller) {
       if (ended) return Promise.reject(brokenPipe());
       const written = { offset: 0 };
       // A failed write errors the stream, and a stream errored by its sink is never closed or
@@ -142,12 +146,18 @@ export function fdWritable(
       if (first === "done") return Promise.resolve();
       if (first instanceof Error) return failed(first);
       return new Promise<void>((resolve, reject) => {
+        // An abort does not wait for the write in flight (a child that never reads would hold it
+        // forever): it ends the write and closes our end now, which is what the abort is for.
+        const { signal } = controller;
+        const onAbort = () => void end().then(() => reject(signal.reason), reject);
+        signal.addEventListener("abort", onAbort, { once: true });
         const waiting: FdWatch = {
           fd,
           events: POLLOUT,
           onReady() {
             const next = pump(bytes, written);
             if (next === "wait") return;
+            signal.removeEventListener("abort", onAbort);
             if (next === "done") {
               // Off the poll set until the pipe is full again; the descriptor stays open.
               poller.forget(waiting);

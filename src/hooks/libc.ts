@@ -159,7 +159,16 @@ export interface Libc {
 /** glibc 2.29 is the first with posix_spawn_file_actions_addchdir_np (2.26 brought SETSID). */
 const GLIBC_MINIMUM = [2, 29] as const;
 
-export function openLibc(): { readonly libc: Libc } | { readonly failure: string } {
+type Opened = { readonly libc: Libc } | { readonly failure: string };
+let opened: Opened | undefined;
+
+/** The C library, opened once per process (a library handle is never closed). */
+export function openLibc(): Opened {
+  opened ??= open();
+  return opened;
+}
+
+function open(): Opened {
   const os = Deno.build.os;
   if (os !== "linux" && os !== "darwin") return { failure: `no posix_spawn spawner on ${os}` };
   if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {

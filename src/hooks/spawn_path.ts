@@ -1,8 +1,10 @@
 /**
- * How llama-agent starts a process in a group of its own, chosen once per process, on the first
- * spawn: posix_spawn through FFI where the host allows it (Linux with glibc 2.29 or later, macOS,
+ * How llama-agent starts a process in a group of its own, chosen once per process:
+ * posix_spawn through FFI where the host allows it (Linux with glibc 2.29 or later, macOS,
  * and the ffi permission), else Deno.Command through setsid(1), or with `detached` where there is
  * no setsid(1). `LLAMA_AGENT_SPAWN=setsid` forces the second; `--version --verbose` says which.
+ * The choice is made when this module loads: process_group.ts imports it, so whatever can spawn
+ * has chosen by then.
  */
 import { openLibc } from "./libc.ts";
 import { makePipe, pipeFlagsHold } from "./pipe_pair.ts";
@@ -21,16 +23,20 @@ interface Choice {
   readonly spawner: PosixSpawner | undefined;
 }
 
-let chosen: Choice | undefined;
+/**
+ * Chosen as this module loads, once per process: before anything runs (a test's accounting of
+ * open resources included, since the C library stays open), and the same for every spawn.
+ */
+const chosen: Choice = chooseSpawnPath(readSetting());
 
 /** The path spawns take, chosen on the first call and kept. */
 export function spawnPath(): SpawnPath {
-  return choice().path;
+  return chosen.path;
 }
 
 /** The FFI spawner, or undefined when spawns take the fallback. */
 export function posixSpawner(): PosixSpawner | undefined {
-  return choice().spawner;
+  return chosen.spawner;
 }
 
 /** One line for `--version --verbose`. */
@@ -38,11 +44,6 @@ export function describeSpawnPath(path: SpawnPath = spawnPath()): string {
   return path.kind === "posix_spawn"
     ? `posix_spawn with ${path.flag} (${path.libc})`
     : `setsid(1), or Deno.Command with detached where there is none (${path.reason})`;
-}
-
-function choice(): Choice {
-  chosen ??= chooseSpawnPath(readSetting());
-  return chosen;
 }
 
 /** The choice for a value of LLAMA_AGENT_SPAWN: unset, "auto" or "posix_spawn", or "setsid". */
