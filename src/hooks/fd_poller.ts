@@ -3,11 +3,9 @@
  * on a worker thread (a nonblocking FFI call); readiness is handled back on the event loop's
  * thread, where the reads and writes themselves are quick calls that cannot block. A self-pipe
  * wakes the wait when the set of descriptors changes. A wait in flight keeps the event loop alive,
- * as a running Deno.ChildProcess does; with nothing to watch there is none, so an agent with no
- * children keeps no thread busy and its event loop can end. Unlike Deno.ChildProcess, a child's
- * output is read ahead whether or not anyone reads it, so a pipe a background grandchild holds
- * open keeps the loop alive until the group is ended (the command runner and the MCP transport
- * always end it).
+ * as a running Deno.ChildProcess does; with nothing to wait for (no child running, no read or
+ * write waiting) there is none, so an agent with no children keeps no thread busy and its event
+ * loop can end, and a pipe that nobody reads holds nothing up.
  */
 import type { LibcSymbols } from "./libc.ts";
 

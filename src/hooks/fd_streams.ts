@@ -3,15 +3,7 @@
  * block (pipe_pair.ts): a write puts in what fits and waits for POLLOUT for the rest, a read
  * after POLLIN returns what is there.
  */
-import {
-  type FdPoller,
-  type FdWatch,
-  POLLERR,
-  POLLHUP,
-  POLLIN,
-  POLLNVAL,
-  POLLOUT,
-} from "./fd_poller.ts";
+import { type FdPoller, type FdWatch, POLLIN, POLLOUT } from "./fd_poller.ts";
 import { errnoText, lastErrno, type LibcSymbols } from "./libc.ts";
 
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -19,7 +11,6 @@ const EINTR = 4;
 const EPIPE = 32;
 const EAGAIN_LINUX = 11;
 const EAGAIN_DARWIN = 35;
-const HANG_UP = POLLHUP | POLLERR | POLLNVAL;
 
 function retryable(errno: number): boolean {
   return errno === EINTR || errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN;
