@@ -13,9 +13,15 @@ const WAIT_ATTEMPTS = 3;
 /** What a child that nothing can reap any more (someone else did) is reported as. */
 const UNKNOWN_EXIT: Deno.CommandStatus = { success: false, code: 255, signal: null };
 
-export function childExit(libc: Libc, poller: FdPoller, pid: number): Promise<Deno.CommandStatus> {
+export function childExit(
+  libc: Libc,
+  poller: FdPoller,
+  pid: number,
+  opened: (fd: number) => void,
+): Promise<Deno.CommandStatus> {
   const pidfd = libc.symbols.pidfd_open?.(pid, 0) ?? -1;
   if (pidfd < 0) return waitOnThread(libc, pid);
+  opened(pidfd);
   return new Promise((resolve) => {
     const status = new Int32Array(1);
     const watch: FdWatch = {

@@ -38,7 +38,12 @@ export class FdPoller {
   #waiting = false;
   #wakeSent = false;
 
-  constructor(libc: LibcSymbols, wakePipe: readonly [read: number, write: number]) {
+  constructor(
+    libc: LibcSymbols,
+    wakePipe: readonly [read: number, write: number],
+    /** How a descriptor is closed: the spawner's, which keeps count of what it has open. */
+    readonly close: (fd: number) => void = (fd) => libc.close(fd),
+  ) {
     this.#libc = libc;
     this.#wake = { read: wakePipe[0], write: wakePipe[1] };
   }
@@ -59,7 +64,7 @@ export class FdPoller {
   closeWatched(watch: FdWatch): Promise<void> {
     this.#watches.delete(watch);
     if (!this.#waiting) {
-      this.#libc.close(watch.fd);
+      this.close(watch.fd);
       return Promise.resolve();
     }
     this.#toClose.push(watch.fd);
@@ -140,7 +145,7 @@ export class FdPoller {
   }
 
   #finishClosing(): void {
-    for (const fd of this.#toClose) this.#libc.close(fd);
+    for (const fd of this.#toClose) this.close(fd);
     this.#toClose = [];
     const waiters = this.#closedWaiters;
     this.#closedWaiters = [];

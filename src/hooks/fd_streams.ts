@@ -101,7 +101,7 @@ export function fdWritable(
     if (ended) return;
     ended = true;
     if (watch !== undefined) await poller.closeWatched(watch);
-    else libc.close(fd);
+    else poller.close(fd);
   };
 
   /** Writes what fits now; "wait" when the pipe is full, an error when it cannot go on. */

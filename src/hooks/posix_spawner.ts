@@ -14,15 +14,26 @@ import type { GroupChild, GroupCommand, SpawnOptions } from "./group_child.ts";
 
 export class PosixSpawner {
   #poller: FdPoller | undefined;
+  /** Every descriptor this spawner opened and has not closed: the self-pipe, and each child's. */
+  readonly #open = new Set<number>();
 
   constructor(readonly libc: Libc) {}
 
+  /** How many descriptors are open on the spawner's account (a leak shows here). */
+  get descriptorsOpen(): number {
+    return this.#open.size;
+  }
+
   spawn(command: GroupCommand, options: SpawnOptions): GroupChild {
-    const poller = this.#poller ??= new FdPoller(this.libc.symbols, makePipe(this.libc, "both"));
+    const poller = this.#poller ??= new FdPoller(
+      this.libc.symbols,
+      this.#opened(makePipe(this.libc, "both")),
+      (fd) => this.#close(fd),
+    );
     const output = options.output ?? "piped";
     const opened: number[] = [];
     const pipe = (agentEnd: 0 | 1) => {
-      const ends = makePipe(this.libc, agentEnd);
+      const ends = this.#opened(makePipe(this.libc, agentEnd));
       opened.push(...ends);
       return ends;
     };
@@ -41,7 +52,7 @@ export class PosixSpawner {
       });
       // The child has its own copies now; ours of its ends would hold the pipes open.
       for (const fd of [stdin?.[0], stdout?.[1], stderr?.[1]]) {
-        if (fd !== undefined) this.libc.symbols.close(fd);
+        if (fd !== undefined) this.#close(fd);
       }
       const { symbols } = this.libc;
       return new PosixChild(
@@ -49,12 +60,22 @@ export class PosixSpawner {
         stdin && fdWritable(poller, symbols, stdin[1]),
         stdout && fdReadable(poller, symbols, stdout[0]),
         stderr && fdReadable(poller, symbols, stderr[0]),
-        childExit(this.libc, poller, pid),
+        childExit(this.libc, poller, pid, (fd) => this.#open.add(fd)),
       );
     } catch (error) {
-      for (const fd of opened) this.libc.symbols.close(fd);
+      for (const fd of opened) this.#close(fd);
       throw error;
     }
+  }
+
+  #opened(ends: [number, number]): [number, number] {
+    for (const fd of ends) this.#open.add(fd);
+    return ends;
+  }
+
+  #close(fd: number): void {
+    this.#open.delete(fd);
+    this.libc.symbols.close(fd);
   }
 }
 
