@@ -5,6 +5,7 @@
  */
 import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
+import { captureStream, feedStream } from "./child_io.ts";
 import type { GroupChild } from "./group_child.ts";
 import { spawnGuarded } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
@@ -55,8 +56,6 @@ export const DEFAULT_DRAIN_MS = 250;
 /** setTimeout fires at once past this (about 24.8 days), so longer timeouts are clamped. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-const READ_CHUNK_BYTES = 64 * 1024;
-
 type StopReason = "timed_out" | "cancelled";
 
 export const runCommand: CommandRunner = async (options) => {
@@ -87,9 +86,15 @@ export const runCommand: CommandRunner = async (options) => {
   }
 
   const group = child.pid;
-  const stdout = capture(child.stdout, options.stdoutCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
-  const stderr = capture(child.stderr, options.stderrCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
-  const stdinWritten = writeAndClose(child.stdin, options.stdin ?? new Uint8Array());
+  const stdoutCap = options.stdoutCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES;
+  const stderrCap = options.stderrCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES;
+  // Without web streams where the child offers it (the posix_spawn spawner does).
+  const stdout = child.captureOutput?.("stdout", stdoutCap) ??
+    captureStream(child.stdout, stdoutCap);
+  const stderr = child.captureOutput?.("stderr", stderrCap) ??
+    captureStream(child.stderr, stderrCap);
+  const stdinBytes = options.stdin ?? new Uint8Array();
+  const stdinWritten = child.feedStdin?.(stdinBytes) ?? feedStream(child.stdin, stdinBytes);
   const stop = stopTrigger(options.timeoutMs, options.signal);
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
@@ -145,7 +150,10 @@ export const runCommand: CommandRunner = async (options) => {
     stop.dispose();
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     // Only a process that left the group can still hold stdin unread; do not wait on it forever.
-    if (!stdinWritten.finished()) await settle(stdinWritten.done, drainMs);
+    if (!stdinWritten.finished()) {
+      await settle(stdinWritten.done, drainMs);
+      stdinWritten.abandon();
+    }
     releaseGroup();
   }
 };
@@ -166,26 +174,6 @@ function describe(line: CommandLine): string {
   return line.kind === "shell" ? `"/bin/sh -c ${line.command}"` : `"${line.command}"`;
 }
 
-/**
- * Writes stdin while the readers run. A child may exit or close stdin without reading it
- * (BrokenPipe): that is its right, not an error.
- */
-function writeAndClose(stream: WritableStream<Uint8Array>, bytes: Uint8Array) {
-  const writer = stream.getWriter();
-  let finished = false;
-  const done = (async () => {
-    try {
-      if (bytes.byteLength > 0) await writer.write(bytes);
-      await writer.close();
-    } catch {
-      await writer.abort().catch(() => {});
-    } finally {
-      finished = true;
-    }
-  })();
-  return { done, finished: () => finished };
-}
-
 /** True once the pipes closed, false when the drain time passed or the run was stopped first. */
 async function drainOrStop(closed: Promise<unknown>, ms: number, stopped: Promise<unknown>) {
   const timer = delay(ms);
@@ -196,65 +184,6 @@ async function drainOrStop(closed: Promise<unknown>, ms: number, stopped: Promis
   ]);
   timer.cancel();
   return drained;
-}
-
-interface Capture {
-  /** Settles when the stream ends, fails, or is cancelled. */
-  readonly done: Promise<void>;
-  /** Whether `done` has settled, for a caller that need not wait then. */
-  readonly finished: () => boolean;
-  readonly cancel: () => Promise<void>;
-  readonly result: () => CapturedStream;
-}
-
-/**
- * Reads a stream to its end into at most `capBytes` bytes. One reused buffer (BYOB), so a hook
- * writing gigabytes costs time, not memory.
- */
-function capture(stream: ReadableStream<Uint8Array>, capBytes: number): Capture {
-  const reader = stream.getReader({ mode: "byob" });
-  const kept: Uint8Array[] = [];
-  let keptBytes = 0;
-  let discardedBytes = 0;
-  let finished = false;
-  const done = (async () => {
-    let buffer = new Uint8Array(READ_CHUNK_BYTES);
-    try {
-      while (true) {
-        const { done, value } = await reader.read(buffer);
-        if (done || value === undefined) break;
-        const take = Math.min(value.byteLength, capBytes - keptBytes);
-        if (take > 0) {
-          kept.push(value.slice(0, take));
-          keptBytes += take;
-        }
-        discardedBytes += value.byteLength - take;
-        buffer = new Uint8Array(value.buffer);
-      }
-    } catch {
-      // A pipe error ends the capture; what was read so far is kept.
-    } finally {
-      finished = true;
-    }
-  })();
-  return {
-    done,
-    finished: () => finished,
-    cancel: async () => {
-      if (!finished) await reader.cancel().catch(() => {});
-      await done;
-      reader.releaseLock();
-    },
-    result: () => {
-      const bytes = new Uint8Array(keptBytes);
-      let offset = 0;
-      for (const chunk of kept) {
-        bytes.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      return { text: new TextDecoder().decode(bytes), discardedBytes };
-    },
-  };
 }
 
 /** Settles with a stop reason when the timeout passes or the signal aborts; never rejects. */

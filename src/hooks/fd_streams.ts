@@ -4,17 +4,10 @@
  * after POLLIN returns what is there.
  */
 import { type FdPoller, type FdWatch, POLLIN, POLLOUT } from "./fd_poller.ts";
-import { errnoText, lastErrno, type LibcSymbols } from "./libc.ts";
+import { brokenPipe, readAvailable, writeAvailable } from "./fd_io.ts";
+import type { LibcSymbols } from "./libc.ts";
 
 const READ_CHUNK_BYTES = 64 * 1024;
-const EINTR = 4;
-const EPIPE = 32;
-const EAGAIN_LINUX = 11;
-const EAGAIN_DARWIN = 35;
-
-function retryable(errno: number): boolean {
-  return errno === EINTR || errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN;
-}
 
 /**
  * A byte stream of what the child writes to `fd`, ending at EOF. The pipe is read only while a
@@ -46,7 +39,13 @@ export function fdReadable(
         return;
       }
       const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      const count = Number(libc.read(fd, target, BigInt(target.byteLength)));
+      const count = readAvailable(libc, fd, target);
+      if (count === "wait") return;
+      if (count instanceof Error) {
+        void end();
+        controller.error(count);
+        return;
+      }
       if (count > 0) {
         request.respond(count);
         // The consumer's next read (pull) resumes the watch.
@@ -63,12 +62,7 @@ export function fdReadable(
           // A BYOB read into elements wider than a byte, left part filled: close has errored
           // the stream with a TypeError, which that read gets. The poll loop must go on.
         }
-        return;
       }
-      const errno = lastErrno(libc);
-      if (retryable(errno)) return;
-      void end();
-      controller.error(new Error(`Cannot read a child's output: ${errnoText(libc, errno)}`));
     },
   };
   return new ReadableStream({
@@ -96,7 +90,6 @@ export function fdWritable(
 ): WritableStream<Uint8Array> {
   let ended = false;
   let watch: FdWatch | undefined;
-  const brokenPipe = () => new Deno.errors.BrokenPipe("The child closed its standard input");
   const end = async (): Promise<void> => {
     if (ended) return;
     ended = true;
@@ -104,24 +97,8 @@ export function fdWritable(
     else poller.close(fd);
   };
 
-  /** Writes what fits now; "wait" when the pipe is full, an error when it cannot go on. */
-  const pump = (bytes: Uint8Array, written: { offset: number }): "done" | "wait" | Error => {
-    while (written.offset < bytes.byteLength) {
-      const rest = bytes.subarray(written.offset);
-      const count = Number(libc.write(fd, rest, BigInt(rest.byteLength)));
-      if (count >= 0) {
-        written.offset += count;
-        continue;
-      }
-      const errno = lastErrno(libc);
-      if (errno === EINTR) continue;
-      if (errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN) return "wait";
-      return errno === EPIPE
-        ? brokenPipe()
-        : new Error(`Cannot write to a child: ${errnoText(libc, errno)}`);
-    }
-    return "done";
-  };
+  const pump = (bytes: Uint8Array, written: { offset: number }) =>
+    writeAvailable(libc, fd, bytes, written);
 
   return new WritableStream<Uint8Array>({
     write(bytes, controller) {

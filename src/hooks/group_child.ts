@@ -2,6 +2,7 @@
  * A process that leads a group of its own, as its users see it: the shape of Deno.ChildProcess
  * that the command runner and the MCP transport use, whichever way it was spawned.
  */
+import type { OutputCapture, StdinFeed } from "./child_io.ts";
 
 export interface GroupCommand {
   readonly program: string;
@@ -27,4 +28,11 @@ export interface GroupChild {
   readonly status: Promise<Deno.CommandStatus>;
   /** Signals the leader only; throws once it has been reaped. */
   kill(signal?: Deno.Signal): void;
+  /**
+   * Reads stdout or stderr to its end without a web stream, where the spawner can (the stream
+   * of the same name then throws: one reader per pipe).
+   */
+  readonly captureOutput?: (which: "stdout" | "stderr", capBytes: number) => OutputCapture;
+  /** Writes `bytes` to stdin and closes it, without a web stream, where the spawner can. */
+  readonly feedStdin?: (bytes: Uint8Array) => StdinFeed;
 }

@@ -4,10 +4,12 @@
  * `detached` costs and without the extra exec of setsid(1). The child looks like a
  * Deno.ChildProcess to its users: a pid, three streams, a status, kill.
  */
+import type { OutputCapture, StdinFeed } from "./child_io.ts";
 import { childExit } from "./child_exit.ts";
+import { captureFd, feedFd } from "./fd_capture.ts";
 import { FdPoller } from "./fd_poller.ts";
 import { fdReadable, fdWritable } from "./fd_streams.ts";
-import type { Libc } from "./libc.ts";
+import type { Libc, LibcSymbols } from "./libc.ts";
 import { makePipe } from "./pipe_pair.ts";
 import { type ChildFd, posixSpawn } from "./posix_spawn_call.ts";
 import type { GroupChild, GroupCommand, SpawnOptions } from "./group_child.ts";
@@ -54,12 +56,10 @@ export class PosixSpawner {
       for (const fd of [stdin?.[0], stdout?.[1], stderr?.[1]]) {
         if (fd !== undefined) this.#close(fd);
       }
-      const { symbols } = this.libc;
       return new PosixChild(
         pid,
-        stdin && fdWritable(poller, symbols, stdin[1]),
-        stdout && fdReadable(poller, symbols, stdout[0]),
-        stderr && fdReadable(poller, symbols, stderr[0]),
+        { poller, libc: this.libc.symbols },
+        { stdin: stdin?.[1], stdout: stdout?.[0], stderr: stderr?.[0] },
         childExit(this.libc, poller, pid, (fd) => this.#open.add(fd)),
       );
     } catch (error) {
@@ -79,15 +79,24 @@ export class PosixSpawner {
   }
 }
 
+type Pipe = "stdin" | "stdout" | "stderr";
+
+/**
+ * A child whose pipes are taken by their first user: a web stream (made on first use, as one
+ * costs more to make than a short hook takes to run), or a capture or feed without one.
+ */
 class PosixChild implements GroupChild {
   #exited = false;
   readonly status: Promise<Deno.CommandStatus>;
+  readonly #taken = new Set<Pipe>();
+  #stdin: WritableStream<Uint8Array> | undefined;
+  #stdout: ReadableStream<Uint8Array> | undefined;
+  #stderr: ReadableStream<Uint8Array> | undefined;
 
   constructor(
     readonly pid: number,
-    readonly stdinStream: WritableStream<Uint8Array> | undefined,
-    readonly stdoutStream: ReadableStream<Uint8Array> | undefined,
-    readonly stderrStream: ReadableStream<Uint8Array> | undefined,
+    private readonly io: { readonly poller: FdPoller; readonly libc: LibcSymbols },
+    private readonly fds: Readonly<Record<Pipe, number | undefined>>,
     exit: Promise<Deno.CommandStatus>,
   ) {
     this.status = exit.then((status) => {
@@ -98,23 +107,35 @@ class PosixChild implements GroupChild {
 
   // Deno.ChildProcess throws on a stream that was not piped; so does this.
   get stdin(): WritableStream<Uint8Array> {
-    if (this.stdinStream === undefined) throw new TypeError("stdin is not piped");
-    return this.stdinStream;
+    return this.#stdin ??= fdWritable(this.io.poller, this.io.libc, this.#take("stdin"));
   }
 
   get stdout(): ReadableStream<Uint8Array> {
-    if (this.stdoutStream === undefined) throw new TypeError("stdout is not piped");
-    return this.stdoutStream;
+    return this.#stdout ??= fdReadable(this.io.poller, this.io.libc, this.#take("stdout"));
   }
 
   get stderr(): ReadableStream<Uint8Array> {
-    if (this.stderrStream === undefined) throw new TypeError("stderr is not piped");
-    return this.stderrStream;
+    return this.#stderr ??= fdReadable(this.io.poller, this.io.libc, this.#take("stderr"));
   }
+
+  readonly captureOutput = (which: "stdout" | "stderr", capBytes: number): OutputCapture =>
+    captureFd(this.io.poller, this.io.libc, this.#take(which), capBytes);
+
+  readonly feedStdin = (bytes: Uint8Array): StdinFeed =>
+    feedFd(this.io.poller, this.io.libc, this.#take("stdin"), bytes);
 
   kill(signal: Deno.Signal = "SIGTERM"): void {
     // Once reaped, the pid may be someone else's.
     if (this.#exited) throw new TypeError("Child process has already terminated");
     Deno.kill(this.pid, signal);
+  }
+
+  /** The pipe's descriptor, for its one user; throws for one not piped or already taken. */
+  #take(pipe: Pipe): number {
+    const fd = this.fds[pipe];
+    if (fd === undefined) throw new TypeError(`${pipe} is not piped`);
+    if (this.#taken.has(pipe)) throw new TypeError(`${pipe} is already being read or written`);
+    this.#taken.add(pipe);
+    return fd;
   }
 }

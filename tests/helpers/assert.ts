@@ -105,3 +105,23 @@ export async function assertRejectsWith<E extends Error>(
   }
   return error;
 }
+
+/** `fn` throws an `errorClass` whose message includes `messageIncludes`; returns the error. */
+export function assertThrows<E extends Error>(
+  fn: () => unknown,
+  // deno-lint-ignore no-explicit-any
+  errorClass: new (...args: any[]) => E,
+  messageIncludes = "",
+): E {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (error) {
+    thrown = error;
+  }
+  if (!(thrown instanceof errorClass)) {
+    throw new AssertionError(`Expected a ${errorClass.name} to be thrown, got ${thrown}`);
+  }
+  assertStringIncludes(thrown.message, messageIncludes);
+  return thrown;
+}

@@ -6,7 +6,9 @@ import {
   assertMatch,
   assertRejectsWith,
   assertStringIncludes,
+  assertThrows,
 } from "../helpers/assert.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
 
 // Always the FFI path, whatever LLAMA_AGENT_SPAWN says: the fallback has tests of its own.
 const { spawner } = chooseSpawnPath(undefined);
@@ -253,5 +255,47 @@ Deno.test({
     const { path } = chooseSpawnPath("auto");
     assertEquals(path.kind, "posix_spawn");
     assertMatch(describeSpawnPath(path), /^posix_spawn with POSIX_SPAWN_SETSID \(glibc 2\.\d+\)$/);
+  },
+});
+
+Deno.test({
+  name: "a pipe has one user: after a capture its stream throws, and the other way round",
+  ignore,
+  async fn() {
+    const child = spawn(["echo out; echo err >&2"], { stdin: "piped" });
+    const out = child.captureOutput!("stdout", 1024);
+    assertThrows(() => child.stdout, TypeError, "stdout is already being read or written");
+    const err = child.stderr;
+    assertThrows(() => child.captureOutput!("stderr", 1024), TypeError, "already being read");
+    child.feedStdin!(new Uint8Array());
+    assertThrows(() => child.stdin, TypeError, "stdin is already being read or written");
+    const [, errText] = await Promise.all([out.done, new Response(err).text(), child.status]);
+    assertEquals(out.result(), { text: "out\n", discardedBytes: 0 });
+    assertEquals(errText, "err\n");
+    const unpiped = spawn(["true"], { output: "null" });
+    assertThrows(() => unpiped.stdin, TypeError, "stdin is not piped");
+    await unpiped.status;
+  },
+});
+
+Deno.test({
+  name: "a capture keeps its cap and counts the rest; a feed no one reads can be abandoned",
+  ignore,
+  async fn() {
+    const child = spawn(["head -c 300000 /dev/zero; exec sleep 5"], { stdin: "piped" });
+    const out = child.captureOutput!("stdout", 1000);
+    // The child never reads stdin: 1 MiB cannot all go in.
+    const feed = child.feedStdin!(new Uint8Array(1024 * 1024));
+    const before = openDescriptors();
+    feed.abandon();
+    await feed.done;
+    assert(feed.finished());
+    assertEquals(openDescriptors(), before - 1, "our end of stdin is closed");
+    const seen = () => out.result().text.length + out.result().discardedBytes;
+    await waitUntil(() => seen() === 300_000, "the whole output");
+    Deno.kill(-child.pid, "SIGKILL");
+    await Promise.all([out.done, child.status, child.captureOutput!("stderr", 10).done]);
+    assertEquals(out.result().text.length, 1000);
+    assertEquals(out.result().discardedBytes, 299_000);
   },
 });
