@@ -32,7 +32,6 @@ const logDir = await Deno.makeTempDir({ prefix: "llama-agent-bench-" });
 try {
   await benchSpawns();
   await benchFirstSpawn();
-  await benchStartUp();
   await benchSurvivors();
 } finally {
   await Deno.remove(logDir, { recursive: true });
@@ -184,57 +183,6 @@ async function benchFirstSpawn(): Promise<void> {
     median_ms: median(starts),
     baseline: "Deno.Command sh -c true (whole run)",
     baseline_median_ms: median(bare),
-  });
-}
-
-/**
- * What the guard adds to `llama-agent --version` (main.ts installs it before any command): main.ts
- * as it is against the same file without the guard, its imports included (loading the modules is
- * most of what the guard could cost there), both copied out with absolute imports.
- */
-async function benchStartUp(): Promise<void> {
-  const root = new URL("../", import.meta.url);
-  const source = (await Deno.readTextFile(new URL("main.ts", root)))
-    .replaceAll('from "./src/', `from "${root.href}src/`);
-  const guarded = `${logDir}/main_guarded.ts`;
-  const unguarded = `${logDir}/main_unguarded.ts`;
-  await Deno.writeTextFile(guarded, source);
-  const withoutImports = source.replace(
-    /^import [^\n]*\/src\/hooks\/(?:guard_group|orphan_guard)\.ts";\n/gm,
-    "",
-  );
-  const without = withoutImports.replace(/^const guardDirs = [\s\S]*?^}\n/m, "");
-  if (withoutImports === source || without === withoutImports) {
-    throw new Error("main.ts no longer installs the guard as expected");
-  }
-  await Deno.writeTextFile(unguarded, without);
-  const version = (file: string) => () =>
-    timeOnce(async () => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--quiet",
-          "--no-prompt",
-          "-A",
-          "--config",
-          `${root.pathname}deno.json`,
-          file,
-          "--version",
-        ],
-        stdout: "null",
-      }).output();
-      if (!output.success) throw new Error(`${file} --version failed`);
-    });
-  const [without_, with_] = await interleave(quick ? 5 : 30, 2, [
-    version(unguarded),
-    version(guarded),
-  ]);
-  printFigure({
-    bench: "version_with_orphan_guard_installed",
-    median_ms: median(with_!),
-    baseline: "the same main.ts without the guard",
-    baseline_median_ms: median(without_!),
-    target_ratio_max: 1.05,
   });
 }
 

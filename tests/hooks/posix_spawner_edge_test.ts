@@ -1,31 +1,19 @@
 // Edge cases of the posix_spawn spawner: floods, backpressure, cancels and aborts mid-flight,
 // descriptor reuse, signals, the event loop's end, and unusual names, values and paths.
-import type { GroupChild, SpawnOptions } from "../../src/hooks/group_child.ts";
-import { chooseSpawnPath } from "../../src/hooks/spawn_path.ts";
 import { assert, assertEquals, assertLess, assertRejectsWith } from "../helpers/assert.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { within } from "../helpers/within.ts";
+import type { GroupChild } from "../../src/hooks/group_child.ts";
+import {
+  noSpawner as ignore,
+  openDescriptors,
+  outputOf,
+  PATH,
+  spawn,
+  spawner,
+} from "./posix_spawner_fixtures.ts";
 
-const { spawner } = chooseSpawnPath(undefined);
-const ignore = spawner === undefined;
-const PATH = "/usr/bin:/bin";
 const KIB = 1024;
-
-function spawn(script: string, options: Partial<SpawnOptions> = {}): GroupChild {
-  return spawner!.spawn(
-    { program: "/bin/sh", args: ["-c", script] },
-    { cwd: "/", env: { PATH }, stdin: "null", ...options },
-  );
-}
-
-async function outputOf(child: GroupChild) {
-  const [status, stdout, stderr] = await Promise.all([
-    child.status,
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  return { status, stdout, stderr };
-}
 
 async function byteCount(stream: ReadableStream<Uint8Array>): Promise<number> {
   let total = 0;
@@ -33,15 +21,15 @@ async function byteCount(stream: ReadableStream<Uint8Array>): Promise<number> {
   return total;
 }
 
-/** The spawner's own count: /proc/self/fd would count what tests running beside this open. */
-function openDescriptors(): number {
-  return spawner!.descriptorsOpen;
-}
-
 /** The state letter of /proc/PID/stat ("S" sleeping, "T" stopped, "Z" zombie). */
 function processState(pid: number): string {
   const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
   return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+}
+
+/** A child that reads nothing until the file `go` appears in `dir`, then runs `then`. */
+function waitingForGo(dir: string, then: string): GroupChild {
+  return spawn(`while [ ! -e go ]; do sleep 0.01; done; ${then}`, { cwd: dir, stdin: "piped" });
 }
 
 async function inTempDir(name: string, body: (dir: string) => Promise<void>): Promise<void> {
@@ -160,10 +148,7 @@ Deno.test({
   ignore,
   async fn() {
     await inTempDir("go", async (dir) => {
-      const child = spawn("while [ ! -e go ]; do sleep 0.01; done; wc -c", {
-        cwd: dir,
-        stdin: "piped",
-      });
+      const child = waitingForGo(dir, "wc -c");
       const writer = child.stdin.getWriter();
       const written = writer.write(new Uint8Array(1024 * KIB));
       const closed = writer.close();
@@ -180,10 +165,7 @@ Deno.test({
   ignore,
   async fn() {
     await inTempDir("go", async (dir) => {
-      const child = spawn("while [ ! -e go ]; do sleep 0.01; done; exit 3", {
-        cwd: dir,
-        stdin: "piped",
-      });
+      const child = waitingForGo(dir, "exit 3");
       const writer = child.stdin.getWriter();
       const written = writer.write(new Uint8Array(1024 * KIB));
       await Deno.writeTextFile(`${dir}/go`, "");
@@ -198,10 +180,7 @@ Deno.test({
   ignore,
   async fn() {
     await inTempDir("go", async (dir) => {
-      const child = spawn("while [ ! -e go ]; do sleep 0.01; done; wc -c", {
-        cwd: dir,
-        stdin: "piped",
-      });
+      const child = waitingForGo(dir, "wc -c");
       const writer = child.stdin.getWriter();
       // A first write that settles: the next one is in flight, not queued behind the start.
       await writer.write(new Uint8Array(1));

@@ -1,4 +1,3 @@
-import type { GroupChild, SpawnOptions } from "../../src/hooks/group_child.ts";
 import { chooseSpawnPath, describeSpawnPath } from "../../src/hooks/spawn_path.ts";
 import {
   assert,
@@ -9,39 +8,20 @@ import {
   assertThrows,
 } from "../helpers/assert.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
-
-// Always the FFI path, whatever LLAMA_AGENT_SPAWN says: the fallback has tests of its own.
-const { spawner } = chooseSpawnPath(undefined);
-const ignore = spawner === undefined;
-const PATH = "/usr/bin:/bin";
-
-function spawn(args: string[], options: Partial<SpawnOptions> = {}): GroupChild {
-  return spawner!.spawn(
-    { program: "/bin/sh", args: ["-c", ...args] },
-    { cwd: "/", env: { PATH }, stdin: "null", ...options },
-  );
-}
-
-async function outputOf(child: GroupChild) {
-  const [status, stdout, stderr] = await Promise.all([
-    child.status,
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  return { status, stdout, stderr };
-}
-
-/** The spawner's own count: /proc/self/fd would count what tests running beside this open. */
-function openDescriptors(): number {
-  return spawner!.descriptorsOpen;
-}
+import {
+  noSpawner as ignore,
+  openDescriptors,
+  outputOf,
+  spawn,
+  spawner,
+} from "./posix_spawner_fixtures.ts";
 
 Deno.test({
   name: "a posix_spawn child leads its own session and process group from its first instruction",
   ignore,
   async fn() {
     // Fields 5 and 6 of /proc/PID/stat: the process group and the session.
-    const { stdout } = await outputOf(spawn(['read -r l < /proc/$$/stat; echo "$$ $l"']));
+    const { stdout } = await outputOf(spawn('read -r l < /proc/$$/stat; echo "$$ $l"'));
     const [pid, , , , , group, session] = stdout.trim().split(" ");
     assertEquals(group, pid);
     assertEquals(session, pid);
@@ -61,7 +41,7 @@ Deno.test({
       );
       assertEquals((await outputOf(child)).stdout, "ONLY=this one\n");
       const status = await outputOf(
-        spawn(["pwd; grep -E '^Sig(Blk|Ign)' /proc/self/status"], { cwd: dir }),
+        spawn("pwd; grep -E '^Sig(Blk|Ign)' /proc/self/status", { cwd: dir }),
       );
       const [cwd, blocked, ignored] = status.stdout.trim().split("\n");
       assertEquals(cwd, dir);
@@ -148,7 +128,7 @@ Deno.test({
         "kill -USR1 $$",
       ]
     ) {
-      const ours = (await outputOf(spawn([script]))).status;
+      const ours = (await outputOf(spawn(script))).status;
       const denos = await new Deno.Command("/bin/sh", { args: ["-c", script] }).output();
       assertEquals(
         { ...ours },
@@ -163,7 +143,7 @@ Deno.test({
   name: "a SIGKILL to the group right after the spawn ends the child",
   ignore,
   async fn() {
-    const child = spawn(["sleep 30"]);
+    const child = spawn("sleep 30");
     Deno.kill(-child.pid, "SIGKILL");
     const { status } = await outputOf(child);
     assertEquals(status.signal, "SIGKILL");
@@ -176,7 +156,7 @@ Deno.test({
   ignore,
   async fn() {
     const bytes = new Uint8Array(4 * 1024 * 1024).map((_, index) => (index * 7) % 251);
-    const child = spawn(["cat; cat /dev/zero | head -c 3000000 >&2"], { stdin: "piped" });
+    const child = spawn("cat; cat /dev/zero | head -c 3000000 >&2", { stdin: "piped" });
     const writing = (async () => {
       const writer = child.stdin.getWriter();
       await writer.write(bytes);
@@ -199,7 +179,7 @@ Deno.test({
     "writing to a child that closed its stdin rejects with BrokenPipe and does not kill the agent",
   ignore,
   async fn() {
-    const child = spawn(["exec 0<&-; sleep 0.2"], { stdin: "piped" });
+    const child = spawn("exec 0<&-; sleep 0.2", { stdin: "piped" });
     const writer = child.stdin.getWriter();
     await assertRejectsWith(async () => {
       // The pipe takes 64 KiB before it is full; past that the closed reader shows.
@@ -214,12 +194,12 @@ Deno.test({
   ignore,
   async fn() {
     // Warm: the poller's self-pipe is made once, with the first spawn.
-    await outputOf(spawn(["true"]));
+    await outputOf(spawn("true"));
     const before = openDescriptors();
     for (let round = 0; round < 10; round++) {
-      const read = spawn(["cat; echo err >&2"], { stdin: "piped" });
+      const read = spawn("cat; echo err >&2", { stdin: "piped" });
       await Promise.all([outputOf(read), read.stdin.close()]);
-      const cancelled = spawn(["yes"], { stdin: "piped" });
+      const cancelled = spawn("yes", { stdin: "piped" });
       await Promise.all([
         cancelled.stdout.cancel(),
         cancelled.stderr.cancel(),
@@ -262,7 +242,7 @@ Deno.test({
   name: "a pipe has one user: after a capture its stream throws, and the other way round",
   ignore,
   async fn() {
-    const child = spawn(["echo out; echo err >&2"], { stdin: "piped" });
+    const child = spawn("echo out; echo err >&2", { stdin: "piped" });
     const out = child.captureOutput!("stdout", 1024);
     assertThrows(() => child.stdout, TypeError, "stdout is already being read or written");
     const err = child.stderr;
@@ -272,7 +252,7 @@ Deno.test({
     const [, errText] = await Promise.all([out.done, new Response(err).text(), child.status]);
     assertEquals(out.result(), { text: "out\n", discardedBytes: 0 });
     assertEquals(errText, "err\n");
-    const unpiped = spawn(["true"], { output: "null" });
+    const unpiped = spawn("true", { output: "null" });
     assertThrows(() => unpiped.stdin, TypeError, "stdin is not piped");
     await unpiped.status;
   },
@@ -282,7 +262,7 @@ Deno.test({
   name: "a capture keeps its cap and counts the rest; a feed no one reads can be abandoned",
   ignore,
   async fn() {
-    const child = spawn(["head -c 300000 /dev/zero; exec sleep 5"], { stdin: "piped" });
+    const child = spawn("head -c 300000 /dev/zero; exec sleep 5", { stdin: "piped" });
     const out = child.captureOutput!("stdout", 1000);
     // The child never reads stdin: 1 MiB cannot all go in.
     const feed = child.feedStdin!(new Uint8Array(1024 * 1024));
