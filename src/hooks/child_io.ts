@@ -19,8 +19,11 @@ export interface StdinFeed {
   /** Settles once everything is written and stdin closed, or the child would take no more. */
   readonly done: Promise<void>;
   readonly finished: () => boolean;
-  /** Stops waiting to write and closes stdin: for a pipe someone outside the group holds. */
-  readonly abandon: () => void;
+  /**
+   * Stops waiting to write and closes stdin: for a pipe someone outside the group holds. Settles
+   * once it is closed (a web stream's, once a write in flight lets its abort through).
+   */
+  readonly abandon: () => Promise<void>;
 }
 
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -105,5 +108,5 @@ export function feedStream(stream: WritableStream<Uint8Array>, bytes: Uint8Array
       finished = true;
     }
   })();
-  return { done, finished: () => finished, abandon: () => void writer.abort().catch(() => {}) };
+  return { done, finished: () => finished, abandon: () => writer.abort().catch(() => {}) };
 }

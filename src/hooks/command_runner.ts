@@ -152,7 +152,8 @@ export const runCommand: CommandRunner = async (options) => {
     // Only a process that left the group can still hold stdin unread; do not wait on it forever.
     if (!stdinWritten.finished()) {
       await settle(stdinWritten.done, drainMs);
-      stdinWritten.abandon();
+      // Closed before the run returns, so no descriptor outlives it.
+      await settle(stdinWritten.abandon(), drainMs);
     }
     releaseGroup();
   }

@@ -71,7 +71,7 @@ export function feedFd(
   let finished = false;
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => finish = resolve);
-  const feed = { done, finished: () => finished, abandon: () => {} };
+  const feed = { done, finished: () => finished, abandon: () => Promise.resolve() };
   const over = () => {
     finished = true;
     finish();
@@ -82,14 +82,13 @@ export function feedFd(
     return feed;
   }
   let closing: Promise<void> | undefined;
-  const end = () => {
-    closing ??= poller.closeWatched(watch).then(over);
-  };
+  // The close waits for a poll in flight to end: whoever abandons the feed can wait for it.
+  const end = (): Promise<void> => closing ??= poller.closeWatched(watch).then(over);
   const watch: FdWatch = {
     fd,
     events: POLLOUT,
     onReady() {
-      if (writeAvailable(libc, fd, bytes, written) !== "wait") end();
+      if (writeAvailable(libc, fd, bytes, written) !== "wait") void end();
     },
   };
   poller.watch(watch);
