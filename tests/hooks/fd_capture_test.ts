@@ -123,6 +123,9 @@ function shell(command: string, options: Partial<CommandRunOptions> = {}) {
   });
 }
 
+/** runCommand spawns through the process-wide path: with LLAMA_AGENT_SPAWN=setsid, not FFI. */
+const noProcessSpawner = posixSpawner() === undefined;
+
 /** runCommand's spawner: the process-wide one, not the fixtures' own. */
 async function runnerDescriptors(): Promise<number> {
   // The first spawn opens the poller's self-pipe, which stays: count from after one.
@@ -132,7 +135,7 @@ async function runnerDescriptors(): Promise<number> {
 
 Deno.test({
   name: "a timed-out hook keeps the output it wrote and leaves no descriptor open",
-  ignore,
+  ignore: noProcessSpawner,
   async fn() {
     const baseline = await runnerDescriptors();
     const result = await shell("echo before; echo oops >&2; exec sleep 30", {
@@ -149,7 +152,7 @@ Deno.test({
 
 Deno.test({
   name: "a cancelled hook keeps the output it wrote and leaves no descriptor open",
-  ignore,
+  ignore: noProcessSpawner,
   async fn() {
     const baseline = await runnerDescriptors();
     const controller = new AbortController();
@@ -165,7 +168,7 @@ Deno.test({
 
 Deno.test({
   name: "a hook that closes stdout early and runs on has its stderr kept and its exit awaited",
-  ignore,
+  ignore: noProcessSpawner,
   async fn() {
     const baseline = await runnerDescriptors();
     const result = await shell("echo out; exec >&-; sleep 0.3; echo late >&2; exit 3");
@@ -180,7 +183,7 @@ Deno.test({
 
 Deno.test({
   name: "stdin held unread by a process that left the group is closed before the run returns",
-  ignore,
+  ignore: noProcessSpawner,
   async fn() {
     const baseline = await runnerDescriptors();
     // The setsid'd sleep keeps stdin open and never reads it; it holds no output pipe. (A
