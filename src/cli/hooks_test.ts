@@ -15,6 +15,7 @@ import { problemLine } from "../testing/reporters/problem_line.ts";
 import { REPORTER_NAMES, type ReporterName, REPORTERS } from "../testing/reporters/reporters.ts";
 import { runScenarios } from "../testing/run_scenarios.ts";
 import type { RunResult } from "../testing/scenario_run.ts";
+import { parseShard, reportsProblems } from "../testing/case_shard.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "test"],
@@ -63,6 +64,13 @@ const spec: CommandSpec = {
       description: "Per case: every registration (matched or not, why), raw results, who decided",
     },
     { name: "bail", type: "boolean", description: "Start no more cases after the first failure" },
+    {
+      name: "shard",
+      type: "string",
+      valueName: "I/N",
+      description:
+        "Run the I-th of N slices of the cases, for a CI matrix (invalid files: shard 1 reports them)",
+    },
   ],
   positionals: [{
     name: "PATHS...",
@@ -75,6 +83,7 @@ const spec: CommandSpec = {
     "llama-agent hooks test --reporter junit > hooks-tests.xml",
     "llama-agent hooks test --reporter github   # in a GitHub Actions step",
     "llama-agent hooks test --compat claude --plugin-dir ../my-plugin",
+    "llama-agent hooks test --shard 2/4 --reporter junit > hooks-tests-2.xml",
   ],
 };
 
@@ -89,6 +98,9 @@ export const hooksTestCommand: CliCommand = {
     const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
     const chosen = compatProfileFromFlags(flags, io);
     if (!chosen.ok) return fail(io, chosen.message).exitCode;
+    const sharded = typeof flags["shard"] === "string" ? parseShard(flags["shard"]) : undefined;
+    if (sharded !== undefined && !sharded.ok) return fail(io, sharded.message).exitCode;
+    const shard = sharded?.shard;
     const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
     if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
     if (pluginDirs.dirs.length > 0 && !chosen.profile.readsPlugins) {
@@ -121,6 +133,7 @@ export const hooksTestCommand: CliCommand = {
         files: discovered.files,
         filter,
         bail: flags["bail"] === true,
+        ...(shard === undefined ? {} : { shard }),
         explain,
         profile: chosen.profile,
         pluginDirs: pluginDirs.dirs,
@@ -131,7 +144,8 @@ export const hooksTestCommand: CliCommand = {
     } finally {
       interrupted.stopListening();
     }
-    const result: RunResult = { ...run, problems: [...discovered.problems, ...run.problems] };
+    const discoveryProblems = reportsProblems(shard) ? discovered.problems : [];
+    const result: RunResult = { ...run, problems: [...discoveryProblems, ...run.problems] };
     reporter.onRunEnd(result);
     if (FOR_PROGRAMS[reporterName] && result.problems.length > 0) {
       io.stderr(result.problems.map((p) => problemLine(p, cwd) + "\n").join(""));
@@ -142,8 +156,14 @@ export const hooksTestCommand: CliCommand = {
       );
       return EXIT_INTERRUPTED;
     }
-    if (filter !== undefined && result.results.length === 0 && result.problems.length === 0) {
+    if (filter !== undefined && result.selected === 0 && result.problems.length === 0) {
       return fail(io, `No case matches --filter "${filter}"`).exitCode;
+    }
+    if (shard !== undefined && result.results.length === 0 && (result.selected ?? 0) > 0) {
+      io.stderr(
+        `Shard ${shard.index}/${shard.count} has no case: the run has ${result.selected}, ` +
+          "fewer than its shards\n",
+      );
     }
     return exitCode(result);
   },

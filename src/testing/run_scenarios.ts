@@ -5,6 +5,8 @@
  *
  * - Filter: a case is kept when its name, or `<file> > <name>` (the file relative to the project,
  *   or absolute), contains the text or matches it as a regular expression.
+ * - Shard: of the cases the filter keeps, only the slice `--shard I/N` names (case_shard.ts);
+ *   invalid files are reported by the first shard only.
  * - Bail: after the first case that does not pass (failed or error), no case starts; the cases
  *   already running finish and are reported; the ones never started are left out.
  * - Interrupted (`signal`): as bail, but the running cases end at once, as errors.
@@ -16,6 +18,7 @@ import { compatProfile, DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile
 import { relative } from "node:path";
 import type { CaseResult, RunSummary } from "./case_result.ts";
 import type { CaseInput } from "./case_input.ts";
+import { casesOfShard, reportsProblems } from "./case_shard.ts";
 import { runEventCase } from "./event_case_runner.ts";
 import type { Placement } from "./hermetic_env.ts";
 import type { LoadedCase, LoadedScenario, LoadScenarioResult } from "./scenario_file.ts";
@@ -49,12 +52,12 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
     ((file: string) => loadScenarioFile(file, { displayPath: relative(options.projectDir, file) }));
   const run = deps.runCase ?? runCase;
   const problems: ScenarioProblem[] = [];
-  const inputs: CaseInput<LoadedCase["case"]>[] = [];
+  let inputs: CaseInput<LoadedCase["case"]>[] = [];
   const selected = caseFilter(options.filter);
   for (const file of options.files) {
     const loaded = await load(file);
     if (!loaded.ok) {
-      problems.push(...loaded.problems);
+      if (reportsProblems(options.shard)) problems.push(...loaded.problems);
       continue;
     }
     const shown = relative(options.projectDir, loaded.scenario.file);
@@ -65,6 +68,8 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
     });
   }
 
+  const selectedCount = inputs.length;
+  inputs = casesOfShard(inputs, options.shard);
   const results: (CaseResult | undefined)[] = new Array(inputs.length).fill(undefined);
   let next = 0;
   let stopped = false;
@@ -83,7 +88,7 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
   await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
 
   const done = results.filter((r): r is CaseResult => r !== undefined);
-  return { results: done, problems, summary: summarize(done, started) };
+  return { results: done, problems, summary: summarize(done, started), selected: selectedCount };
 }
 
 function caseInput(

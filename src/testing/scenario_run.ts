@@ -4,6 +4,7 @@
  */
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import type { CaseResult, RunSummary } from "./case_result.ts";
+import type { Shard } from "./case_shard.ts";
 
 /** A scenario file that cannot be used: unreadable, not JSONC, or not matching the schema. */
 export interface ScenarioProblem {
@@ -24,6 +25,8 @@ export interface RunOptions {
   readonly filter?: string;
   /** Stop starting cases after the first failure. */
   readonly bail?: boolean;
+  /** `--shard I/N`: run only this slice of the cases the filter keeps. */
+  readonly shard?: Shard;
   /** Record, per case, every registration matched or not and why, and each hook's raw result. */
   readonly explain?: boolean;
   /** Cases run at once (default: the core count). */
@@ -50,6 +53,8 @@ export interface RunResult {
   readonly results: readonly CaseResult[];
   readonly problems: readonly ScenarioProblem[];
   readonly summary: RunSummary;
+  /** Cases the filter kept, in every shard together (a shard may run none of them). */
+  readonly selected?: number;
 }
 
 /** What every reporter implements: small objects writing to a narrow sink. */

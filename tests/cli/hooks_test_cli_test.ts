@@ -189,3 +189,39 @@ Deno.test("--bail starts no case after the first failure", async () => {
     },
   );
 });
+
+Deno.test("--shard 1/2 and 2/2 run one case each of two; a bad --shard is a usage error", async () => {
+  const project = {
+    ...PROJECT,
+    "project/.claude/hooks-tests/guard.test.jsonc": scenario([ALLOWS_LS, DENIES_RM]),
+  };
+  await hooksTest(project, ["--shard", "1/2"], (result) => {
+    assertEquals(reportLines(result, 0), [
+      ".claude/hooks-tests/guard.test.jsonc",
+      "  ✓ allows ls (N ms)",
+      "",
+      "1 passed, 0 failed in N s",
+      "",
+    ]);
+  });
+  await hooksTest(project, ["--shard", "2/2"], (result) => {
+    assertEquals(reportLines(result, 0).slice(0, 2), [
+      ".claude/hooks-tests/guard.test.jsonc",
+      "  ✓ denies rm -rf (N ms)",
+    ]);
+  });
+  await hooksTest(project, ["--shard", "3/3"], (result) => {
+    assertEquals(result.code, 0);
+    assertStringIncludes(
+      result.stderr,
+      "Shard 3/3 has no case: the run has 2, fewer than its shards",
+    );
+  });
+  await hooksTest(project, ["--shard", "3/2"], (result) => {
+    assertEquals([result.code, result.stdout], [2, ""]);
+    assertStringIncludes(
+      result.stderr,
+      '--shard takes I/N, the I-th of N slices with 1 <= I <= N (e.g. 2/4), not "3/2"',
+    );
+  });
+});

@@ -32,6 +32,43 @@ Deno.test("the hooks test action installs with install.sh and runs hooks test", 
   const action = await read("action.yml");
   assertStringIncludes(action, "INSTALLER: ${{ github.action_path }}/install.sh");
   assertStringIncludes(action, 'sh "$INSTALLER" --dir "$RUNNER_TEMP/llama-agent" "$@"');
-  assertStringIncludes(action, "run: llama-agent hooks test $ARGS");
+  assertStringIncludes(action, "SHARD: ${{ inputs.shard }}");
   assert((await Deno.stat(`${REPO_ROOT}/install.sh`)).mode! & 0o100, "install.sh is executable");
+});
+
+Deno.test("the action's hooks test step passes --shard only when the shard input is set", async () => {
+  const action = await read("action.yml");
+  const line = /run: (llama-agent hooks test .*)$/m.exec(action)?.[1];
+  assert(line !== undefined, "the hooks test step");
+  const dir = await Deno.makeTempDir();
+  try {
+    // A stand-in llama-agent that prints the arguments it got, one per line.
+    await Deno.writeTextFile(`${dir}/llama-agent`, '#!/bin/sh\nprintf "%s\\n" "$@"\n', {
+      mode: 0o755,
+    });
+    const run = async (env: Record<string, string>) => {
+      const output = await new Deno.Command("/bin/sh", {
+        args: ["-c", line],
+        env: { PATH: `${dir}:/usr/bin:/bin`, ...env },
+        clearEnv: true,
+      }).output();
+      return new TextDecoder().decode(output.stdout).trim().split("\n");
+    };
+    assertEquals(await run({ ARGS: "--reporter github", SHARD: "" }), [
+      "hooks",
+      "test",
+      "--reporter",
+      "github",
+    ]);
+    assertEquals(await run({ ARGS: "--reporter github", SHARD: "2/4" }), [
+      "hooks",
+      "test",
+      "--shard",
+      "2/4",
+      "--reporter",
+      "github",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -241,3 +241,51 @@ esac
     ]);
   });
 });
+
+Deno.test("runScenarios: --shard I/N for N = 1..5 gives disjoint slices that cover the run, within one case of each other", async () => {
+  const files = {
+    "/p/a.test.jsonc": scenario("/p/a.test.jsonc", ["a1", "a2", "a3", "a4", "a5"]),
+    "/p/b.test.jsonc": scenario("/p/b.test.jsonc", ["b1"]),
+    "/p/c.test.jsonc": scenario("/p/c.test.jsonc", ["c1", "c2", "c3", "c4", "c5", "c6", "c7"]),
+  };
+  const everyCase = Object.values(files).flatMap((s) => s.cases.map((c) => c.case.name));
+  const shardOf = async (index: number, count: number) =>
+    (await runScenarios({
+      projectDir: "/p",
+      files: Object.keys(files),
+      shard: { index, count },
+      env: ENV,
+    }, { load: loader(files), runCase: fakeRunner([]) })).results.map((r) => r.name);
+  for (let count = 1; count <= 5; count++) {
+    const slices = [];
+    for (let index = 1; index <= count; index++) slices.push(await shardOf(index, count));
+    const all = slices.flat();
+    assertEquals(all.toSorted(), everyCase.toSorted(), `${count} shards cover the run once`);
+    assertEquals(new Set(all).size, all.length, `${count} shards are disjoint`);
+    const sizes = slices.map((slice) => slice.length);
+    assert(Math.max(...sizes) - Math.min(...sizes) <= 1, `${count} shards: sizes ${sizes}`);
+    // The same files give the same slice again, in file-then-case order.
+    assertEquals(await shardOf(count, count), slices[count - 1]);
+  }
+  assertEquals(await shardOf(2, 3), ["a2", "a5", "c2", "c5"]);
+});
+
+Deno.test("runScenarios: with --shard, invalid files are reported by shard 1 only, and the filter applies before the slicing", async () => {
+  const files = { "/p/a.test.jsonc": scenario("/p/a.test.jsonc", ["keep 1", "drop", "keep 2"]) };
+  const run = (index: number) =>
+    runScenarios({
+      projectDir: "/p",
+      files: ["/p/a.test.jsonc", "/p/broken.test.jsonc"],
+      filter: "keep",
+      shard: { index, count: 2 },
+      env: ENV,
+    }, { load: loader(files), runCase: fakeRunner([]) });
+  const [first, second] = [await run(1), await run(2)];
+  assertEquals(first.problems.map((p) => p.message), ["bad /p/broken.test.jsonc"]);
+  assertEquals(second.problems, []);
+  assertEquals([first.results.map((r) => r.name), second.results.map((r) => r.name)], [
+    ["keep 1"],
+    ["keep 2"],
+  ]);
+  assertEquals([first.selected, second.selected], [2, 2]);
+});
