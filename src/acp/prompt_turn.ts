@@ -9,11 +9,11 @@ import type {
   AssistantSegment,
   ConversationItem,
   GenerateResult,
-  GenerateStop,
   ModelSession,
   RequestedToolCall,
   ToolDefinition,
 } from "../model/model.ts";
+import { turnEndOf } from "../model/model.ts";
 import { AgentError, errorMessage } from "../error.ts";
 import { hookPermissionMode } from "../agent/permission_policy.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
@@ -120,7 +120,7 @@ async function runModelLoop(
       if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
     }
     if (!result) stop = "max_tokens";
-    else if (result.toolCalls.length === 0) stop = stopReasonOf(result.stop);
+    else if (result.toolCalls.length === 0) stop = turnEndOf(result.stop);
     else if (toolRounds >= deps.maxToolRounds) stop = "max_turn_requests";
     else {
       toolRounds++;
@@ -284,19 +284,4 @@ function appendText(segments: AssistantSegment[], type: "text" | "thought", text
   const last = segments.at(-1);
   if (last?.type === type) segments[segments.length - 1] = { type, text: last.text + text };
   else segments.push({ type, text });
-}
-
-function stopReasonOf(stop: GenerateStop): StopReason {
-  switch (stop) {
-    case "end":
-    case "tool_calls":
-      return "end_turn";
-    case "max_tokens":
-    case "context_full":
-      return "max_tokens";
-    case "cancelled":
-      return "cancelled";
-    default:
-      return stop satisfies never;
-  }
 }

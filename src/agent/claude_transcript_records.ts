@@ -11,7 +11,7 @@
  * result's `permissionDecision`; and `gitBranch` in the tail: Claude Code wrote `"HEAD"` where it
  * was observed, and a fixed `"HEAD"` would tell a hook that every project is on a detached head.
  */
-import type { GenerateStop } from "../model/model.ts";
+import { type GenerateStop, turnEndOf } from "../model/model.ts";
 
 /** Where a chained record sits: its parent (null for the first) and its own id, and when. */
 export interface ChainLink {
@@ -90,18 +90,8 @@ export function claudeStopReason(
   calledTools: boolean,
 ): ClaudeStopReason | null {
   if (calledTools) return "tool_use";
-  switch (stop) {
-    case "end":
-    case "tool_calls":
-      return "end_turn";
-    case "max_tokens":
-    case "context_full":
-      return "max_tokens";
-    case "cancelled":
-      return null;
-    default:
-      return stop satisfies never;
-  }
+  const end = turnEndOf(stop);
+  return end === "cancelled" ? null : end;
 }
 
 /** One model reply: each of its content blocks is written as a record of its own. */

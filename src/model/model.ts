@@ -62,6 +62,25 @@ export interface RequestedToolCall {
  */
 export type GenerateStop = "end" | "tool_calls" | "max_tokens" | "context_full" | "cancelled";
 
+/**
+ * How a turn that ends on this generation ends, in the words ACP's stop reasons and the
+ * Anthropic API's both use: a cap on tokens or context is `max_tokens`.
+ */
+export function turnEndOf(stop: GenerateStop): "end_turn" | "max_tokens" | "cancelled" {
+  switch (stop) {
+    case "end":
+    case "tool_calls":
+      return "end_turn";
+    case "max_tokens":
+    case "context_full":
+      return "max_tokens";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return stop satisfies never;
+  }
+}
+
 export interface TokenCounts {
   /** Tokens in the context when generation started (the prompt as the model saw it). */
   readonly prompt: number;
