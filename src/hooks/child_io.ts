@@ -26,7 +26,7 @@ export interface StdinFeed {
   readonly abandon: () => Promise<void>;
 }
 
-const READ_CHUNK_BYTES = 64 * 1024;
+export const READ_CHUNK_BYTES = 64 * 1024;
 
 /** Keeps the first `capBytes` bytes of what is added, and counts the rest. */
 export class CappedBytes {

@@ -3,12 +3,11 @@
  * read to its end into a capped buffer, stdin written whole and closed. Each is a watch of the
  * FdPoller; a hook's run then makes no stream at all.
  */
-import { CappedBytes, type OutputCapture, type StdinFeed } from "./child_io.ts";
+import { CappedBytes, type OutputCapture, READ_CHUNK_BYTES, type StdinFeed } from "./child_io.ts";
 import { type FdPoller, type FdWatch, POLLIN, POLLOUT } from "./fd_poller.ts";
 import { readAvailable, writeAvailable } from "./fd_io.ts";
 import type { LibcSymbols } from "./libc.ts";
 
-const READ_CHUNK_BYTES = 64 * 1024;
 /** Reads per wake-up at most, so a flood on one pipe does not hold the event loop. */
 const READS_PER_WAKE = 16;
 

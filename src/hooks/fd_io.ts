@@ -6,8 +6,7 @@ import { errnoText, lastErrno, type LibcSymbols } from "./libc.ts";
 
 const EINTR = 4;
 const EPIPE = 32;
-const EAGAIN_LINUX = 11;
-const EAGAIN_DARWIN = 35;
+const EAGAIN = Deno.build.os === "darwin" ? 35 : 11;
 
 export function brokenPipe(): Error {
   return new Deno.errors.BrokenPipe("The child closed its standard input");
@@ -32,7 +31,7 @@ export function writeAvailable(
     }
     const errno = lastErrno(libc);
     if (errno === EINTR) continue;
-    if (errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN) return "wait";
+    if (errno === EAGAIN) return "wait";
     return errno === EPIPE
       ? brokenPipe()
       : new Error(`Cannot write to a child: ${errnoText(libc, errno)}`);
@@ -51,7 +50,7 @@ export function readAvailable(
     if (count >= 0) return count;
     const errno = lastErrno(libc);
     if (errno === EINTR) continue;
-    if (errno === EAGAIN_LINUX || errno === EAGAIN_DARWIN) return "wait";
+    if (errno === EAGAIN) return "wait";
     return new Error(`Cannot read a child's output: ${errnoText(libc, errno)}`);
   }
 }

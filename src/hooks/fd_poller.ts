@@ -11,9 +11,6 @@ import type { LibcSymbols } from "./libc.ts";
 
 export const POLLIN = 0x1;
 export const POLLOUT = 0x4;
-export const POLLERR = 0x8;
-export const POLLHUP = 0x10;
-export const POLLNVAL = 0x20;
 
 /** A descriptor and what its owner waits for; `events` 0 pauses it (no read is waiting). */
 export interface FdWatch {

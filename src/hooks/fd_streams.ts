@@ -4,10 +4,9 @@
  * after POLLIN returns what is there.
  */
 import { type FdPoller, type FdWatch, POLLIN, POLLOUT } from "./fd_poller.ts";
+import { READ_CHUNK_BYTES } from "./child_io.ts";
 import { brokenPipe, readAvailable, writeAvailable } from "./fd_io.ts";
 import type { LibcSymbols } from "./libc.ts";
-
-const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * A byte stream of what the child writes to `fd`, ending at EOF. The pipe is read only while a
@@ -97,9 +96,6 @@ export function fdWritable(
     else poller.close(fd);
   };
 
-  const pump = (bytes: Uint8Array, written: { offset: number }) =>
-    writeAvailable(libc, fd, bytes, written);
-
   return new WritableStream<Uint8Array>({
     write(bytes, controller) {
       if (ended) return Promise.reject(brokenPipe());
@@ -110,7 +106,7 @@ export function fdWritable(
         await end();
         throw error;
       };
-      const first = pump(bytes, written);
+      const first = writeAvailable(libc, fd, bytes, written);
       if (first === "done") return Promise.resolve();
       if (first instanceof Error) return failed(first);
       return new Promise<void>((resolve, reject) => {
@@ -123,7 +119,7 @@ export function fdWritable(
           fd,
           events: POLLOUT,
           onReady() {
-            const next = pump(bytes, written);
+            const next = writeAvailable(libc, fd, bytes, written);
             if (next === "wait") return;
             signal.removeEventListener("abort", onAbort);
             if (next === "done") {

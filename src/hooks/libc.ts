@@ -7,7 +7,6 @@
 
 /** What differs between Linux (glibc) and macOS for the calls below. */
 export interface LibcFlavor {
-  readonly os: "linux" | "darwin";
   /** POSIX_SPAWN_SETSID (Linux) or POSIX_SPAWN_SETPGROUP (macOS, whose setsid flag is newer). */
   readonly groupFlag: { readonly name: string; readonly value: number };
   /** Extra posix_spawn flags: macOS closes every descriptor not named by a file action. */
@@ -42,8 +41,7 @@ const SHARED_SIGNALS: Record<number, Deno.Signal> = {
   28: "SIGWINCH",
 };
 
-export const LINUX: LibcFlavor = {
-  os: "linux",
+const LINUX: LibcFlavor = {
   groupFlag: { name: "POSIX_SPAWN_SETSID", value: 0x80 },
   extraSpawnFlags: POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK,
   signalNames: {
@@ -65,8 +63,7 @@ export const LINUX: LibcFlavor = {
   },
 };
 
-export const DARWIN: LibcFlavor = {
-  os: "darwin",
+const DARWIN: LibcFlavor = {
   groupFlag: { name: "POSIX_SPAWN_SETPGROUP", value: 0x02 },
   // POSIX_SPAWN_CLOEXEC_DEFAULT: macOS has no pipe2, so a pipe is briefly inheritable.
   extraSpawnFlags: POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | 0x4000,
@@ -145,6 +142,7 @@ const SYMBOLS = {
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer", optional: true },
   __error: { parameters: [], result: "pointer", optional: true },
+  gnu_get_libc_version: { parameters: [], result: "pointer", optional: true },
 } as const;
 
 export type LibcSymbols = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -178,14 +176,16 @@ function open(): Opened {
   let symbols: LibcSymbols;
   try {
     if (os === "linux") {
-      const version = glibcVersion();
+      // Opened once: what glibc alone has is optional in the table, so another C library
+      // (musl has no gnu_get_libc_version, and mostly no libc.so.6) is told apart after.
+      symbols = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
+      const version = glibcVersion(symbols);
       if (version === undefined) return { failure: "the C library is not glibc" };
       const [major = 0, minor = 0] = version.split(".").map(Number);
       if (major < GLIBC_MINIMUM[0] || (major === GLIBC_MINIMUM[0] && minor < GLIBC_MINIMUM[1])) {
         return { failure: `glibc ${version} is older than ${GLIBC_MINIMUM.join(".")}` };
       }
       description = `glibc ${version}`;
-      symbols = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
     } else {
       description = "libSystem";
       symbols = Deno.dlopen("/usr/lib/libSystem.B.dylib", SYMBOLS).symbols;
@@ -198,22 +198,10 @@ function open(): Opened {
   return { libc: { symbols, flavor: os === "linux" ? LINUX : DARWIN, description } };
 }
 
-/** glibc's version, or undefined for another C library (musl has no gnu_get_libc_version). */
-function glibcVersion(): string | undefined {
-  let library: Deno.DynamicLibrary<{ gnu_get_libc_version: { parameters: []; result: "pointer" } }>;
-  try {
-    library = Deno.dlopen("libc.so.6", {
-      gnu_get_libc_version: { parameters: [], result: "pointer" },
-    });
-  } catch {
-    return undefined;
-  }
-  try {
-    const pointer = library.symbols.gnu_get_libc_version();
-    return pointer === null ? undefined : Deno.UnsafePointerView.getCString(pointer);
-  } finally {
-    library.close();
-  }
+/** glibc's version, or undefined for another C library. */
+function glibcVersion(symbols: LibcSymbols): string | undefined {
+  const pointer = symbols.gnu_get_libc_version?.() ?? null;
+  return pointer === null ? undefined : Deno.UnsafePointerView.getCString(pointer);
 }
 
 /** errno of the last call made on this thread. */

@@ -17,7 +17,7 @@ const O_CLOEXEC_LINUX = 0x80000;
 const O_NONBLOCK = Deno.build.os === "darwin" ? 0x4 : 0x800;
 
 /** Which end is the agent's: the read end (0) of an output pipe, the write end (1) of stdin. */
-export type AgentEnd = 0 | 1 | "both";
+type AgentEnd = 0 | 1 | "both";
 
 /** [read end, write end]; throws with the system's reason when the process is out of them. */
 export function makePipe(libc: Libc, agentEnd: AgentEnd): [read: number, write: number] {
@@ -29,10 +29,10 @@ export function makePipe(libc: Libc, agentEnd: AgentEnd): [read: number, write: 
   }
   const ends: [number, number] = [fds[0]!, fds[1]!];
   if (symbols.pipe2 === null) {
-    for (const fd of ends) setFlag(libc, fd, F_SETFD, FD_CLOEXEC);
+    for (const fd of ends) fcntl(libc, fd, F_SETFD, FD_CLOEXEC);
   }
   for (const fd of agentEnd === "both" ? ends : [ends[agentEnd]]) {
-    setFlag(libc, fd, F_SETFL, fcntl(libc, fd, F_GETFL, 0) | O_NONBLOCK);
+    fcntl(libc, fd, F_SETFL, fcntl(libc, fd, F_GETFL, 0) | O_NONBLOCK);
   }
   return ends;
 }
@@ -42,10 +42,6 @@ export function pipeFlagsHold(libc: Libc, fd: number, agentSide: boolean): boole
   const cloexec = (fcntl(libc, fd, F_GETFD, 0) & FD_CLOEXEC) !== 0;
   const nonBlocking = (fcntl(libc, fd, F_GETFL, 0) & O_NONBLOCK) !== 0;
   return cloexec && nonBlocking === agentSide;
-}
-
-function setFlag(libc: Libc, fd: number, command: number, value: number): void {
-  fcntl(libc, fd, command, value);
 }
 
 /**

@@ -30,6 +30,28 @@ const DEFAULT_PATH = "/bin:/usr/bin";
 const OPAQUE_BYTES = 1024;
 const SIGSET_BYTES = 128;
 const encoder = new TextEncoder();
+const DEV_NULL = cString("/dev/null");
+
+/** The signal sets every spawn passes, made once per C library: the same for each child. */
+const signalSets = new WeakMap<
+  Libc,
+  { readonly emptyMask: Uint8Array; readonly defaults: Uint8Array }
+>();
+
+function signalSetsOf(libc: Libc) {
+  let sets = signalSets.get(libc);
+  if (sets === undefined) {
+    const { symbols } = libc;
+    const emptyMask = new Uint8Array(SIGSET_BYTES);
+    symbols.sigemptyset(emptyMask);
+    const defaults = new Uint8Array(SIGSET_BYTES);
+    symbols.sigemptyset(defaults);
+    symbols.sigaddset(defaults, SIGPIPE);
+    sets = { emptyMask, defaults };
+    signalSets.set(libc, sets);
+  }
+  return sets;
+}
 
 /** Spawns and returns the pid; throws NotFound, PermissionDenied or an Error naming the cause. */
 export function posixSpawn(libc: Libc, call: SpawnCall): number {
@@ -85,21 +107,16 @@ function spawnOnce(
   symbols.posix_spawn_file_actions_init(actions);
   symbols.posix_spawnattr_init(attributes);
   try {
-    const devNull = cString("/dev/null");
     call.stdio.forEach((source, target) => {
       if (source === "null") {
         const mode = target === 0 ? O_RDONLY : O_WRONLY;
-        symbols.posix_spawn_file_actions_addopen(actions, target, devNull, mode, 0);
+        symbols.posix_spawn_file_actions_addopen(actions, target, DEV_NULL, mode, 0);
       } else symbols.posix_spawn_file_actions_adddup2(actions, source.pipe, target);
     });
     const cwd = cString(call.cwd);
     symbols.posix_spawn_file_actions_addchdir_np!(actions, cwd);
 
-    const emptyMask = new Uint8Array(SIGSET_BYTES);
-    symbols.sigemptyset(emptyMask);
-    const defaults = new Uint8Array(SIGSET_BYTES);
-    symbols.sigemptyset(defaults);
-    symbols.sigaddset(defaults, SIGPIPE);
+    const { emptyMask, defaults } = signalSetsOf(libc);
     symbols.posix_spawnattr_setsigmask(attributes, emptyMask);
     symbols.posix_spawnattr_setsigdefault(attributes, defaults);
     symbols.posix_spawnattr_setflags(attributes, flavor.groupFlag.value | flavor.extraSpawnFlags);

@@ -147,7 +147,7 @@ Deno.test({
     Deno.kill(-child.pid, "SIGKILL");
     const { status } = await outputOf(child);
     assertEquals(status.signal, "SIGKILL");
-    assertRejectsWith(() => Promise.resolve().then(() => child.kill()), TypeError);
+    await assertRejectsWith(() => Promise.resolve().then(() => child.kill()), TypeError);
   },
 });
 
