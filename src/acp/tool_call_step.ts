@@ -20,7 +20,12 @@ import {
   type ToolTarget,
   toolTarget,
 } from "./tool_call_gate.ts";
-import { type HookedCall, type PostToolOutcome, runPostToolHooks } from "./tool_hooks.ts";
+import {
+  type HookedCall,
+  NO_POST_TOOL_OUTCOME,
+  type PostToolOutcome,
+  runPostToolHooks,
+} from "./tool_hooks.ts";
 import type { ToolCallSegment, ToolTurn } from "./turn_types.ts";
 
 export interface ToolCallOutcome {
@@ -139,7 +144,7 @@ async function postToolHooks(
 ): Promise<PostToolOutcome> {
   const failed = (error: unknown) => {
     session.log(`Post tool hooks failed: ${errorMessage(error)}`);
-    return { toolOutput: null, forModel: [], halt: null };
+    return NO_POST_TOOL_OUTCOME;
   };
   if (turn.signal.aborted) {
     const afterCancel = { promptId: turn.promptId, signal: session.background.signal };
@@ -147,7 +152,7 @@ async function postToolHooks(
     session.runInBackground(
       runPostToolHooks(session, afterCancel, call, execution, durationMs).catch(failed),
     );
-    return { toolOutput: null, forModel: [], halt: null };
+    return NO_POST_TOOL_OUTCOME;
   }
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
 }

@@ -127,7 +127,8 @@ export interface PostToolOutcome {
   readonly halt: { readonly stopReason: string | null } | null;
 }
 
-const NOTHING: PostToolOutcome = { toolOutput: null, forModel: [], halt: null };
+/** What Post hooks that did not run (none registered or matched, or they failed) change. */
+export const NO_POST_TOOL_OUTCOME: PostToolOutcome = { toolOutput: null, forModel: [], halt: null };
 
 /** Only for a call that was dispatched: PostToolUse when it succeeded, PostToolUseFailure if not. */
 export async function runPostToolHooks(
@@ -138,10 +139,10 @@ export async function runPostToolHooks(
   durationMs: number,
 ): Promise<PostToolOutcome> {
   const event = execution.status === "completed" ? "PostToolUse" : "PostToolUseFailure";
-  if (!session.hooks.has(event)) return NOTHING;
+  if (!session.hooks.has(event)) return NO_POST_TOOL_OUTCOME;
   // Hooks that match nothing cost the call no payload and no wait.
   const selected = session.hooks.select(event, call.name, call.input);
-  if (selected.done) return NOTHING;
+  if (selected.done) return NO_POST_TOOL_OUTCOME;
   // Claude Code's key order: `tool_response` comes before `tool_use_id` (hooks.md §12.10).
   const { decision } = event === "PostToolUse"
     ? await selected.run({
