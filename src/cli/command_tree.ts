@@ -48,6 +48,11 @@ export const COMMAND_TREE: GroupNode = {
           summary: "fire one event against the merged settings and show what each hook did",
           load: async () => (await import("./hooks_run.ts")).hooksRunCommand,
         },
+        schema: {
+          kind: "leaf",
+          summary: "print the JSON Schema of hooks-test scenario files",
+          load: async () => (await import("./hooks_schema.ts")).hooksSchemaCommand,
+        },
         test: {
           kind: "leaf",
           summary: "check the hooks against scenario files, hermetically (for CI)",

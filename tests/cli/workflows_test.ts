@@ -15,7 +15,7 @@ Deno.test("ci.yml runs .ci/run, the script local CI runs", async () => {
   assertStringIncludes(ci, "node-version: 20");
 });
 
-Deno.test("release.yml compiles every target, with its native files, and publishes SHA256SUMS", async () => {
+Deno.test("release.yml compiles every target, with its native files, and publishes SHA256SUMS and the scenario schema", async () => {
   const release = await read(".github/workflows/release.yml");
   const matrix = /target: \[([^\]]+)\]/.exec(release)?.[1]?.split(",").map((t) => t.trim());
   assertEquals(matrix, COMPILE_TARGETS.map((t) => t.name));
@@ -23,7 +23,13 @@ Deno.test("release.yml compiles every target, with its native files, and publish
     release,
     "deno task compile --target ${{ matrix.target }} --fetch-native",
   );
-  assertStringIncludes(release, "sha256sum llama-agent-* install.sh > SHA256SUMS");
+  assertStringIncludes(
+    release,
+    "sha256sum llama-agent-* install.sh hooks-test.schema.json > SHA256SUMS",
+  );
+  // The published schema is the binary's own, and the same as the committed one.
+  assertStringIncludes(release, "hooks schema > dist/hooks-test.schema.json");
+  assertStringIncludes(release, "cmp dist/hooks-test.schema.json schemas/hooks-test.schema.json");
   assertStringIncludes(release, 'tags: ["v*"]');
   assertStringIncludes(release, "dist/llama-agent-linux-x64 --version");
 });

@@ -9,6 +9,8 @@ import { INTEGER_RANGES, type SchemaDefs } from "./json_schema_validator.ts";
 
 const SUPPORTED_KEYWORDS = new Set([
   "$schema",
+  // Only names where the schema is published; every reference is a fragment of this document.
+  "$id",
   "$defs",
   "$ref",
   "title",

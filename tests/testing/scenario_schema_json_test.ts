@@ -4,7 +4,10 @@ import { formatIssue } from "../helpers/json_schema_issue.ts";
 import { unsupportedKeywords } from "../helpers/json_schema_support.ts";
 import { JsonSchemaValidator, type Schema } from "../helpers/json_schema_validator.ts";
 import { parseScenarioText } from "../../src/testing/scenario_file.ts";
-import { SCENARIO_SCHEMA_PATH, scenarioSchemaText } from "../../tools/write_scenario_schema.ts";
+import {
+  SCENARIO_SCHEMA_PATH,
+  scenarioSchemaText,
+} from "../../src/testing/scenario_json_schema.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const EXAMPLE = "examples/guard-rails/.claude/hooks-tests/guard-rails.test.jsonc";
