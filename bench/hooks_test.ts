@@ -2,25 +2,31 @@
  * `hooks test` benchmarks: what running scenario cases costs beyond the hook processes they run.
  * `runScenarios` runs in this process over a generated temp project; every figure is one JSON
  * line on stdout with its baseline measured in the same run, interleaved, as medians; a summary
- * goes to stderr. About 80 s on two cores (100 s beside a busy neighbour).
+ * goes to stderr. About 20 s on two cores.
  *
  *   deno task bench:hooks-test
  *   deno run -A bench/hooks_test.ts --quick     # fewer samples, for a smoke run
+ *   LLAMA_AGENT_SPAWN=setsid deno run -A bench/hooks_test.ts   # the same on the fallback path
  *
  * Figure 1 sets 200 event cases, each firing one `true` PreToolUse hook, against 200 bare spawns
  * of `/bin/sh -c true` with the same parallelism (the hooks-test run's concurrency is the core
- * count, so the spawns run in a pool of as many workers). Hooks are started through setsid(1)
- * where it exists (src/hooks/command_runner.ts), so the same pool of `setsid /bin/sh -c true`
- * spawns is reported beside it: the gap between the two baselines is the price of the process
- * group, the gap above the setsid one is what `hooks test` adds per case. A fourth arm runs the
- * same 200 cases in a project whose hook never matches: every case does all its work but spawn
- * (hermetic place, settings, transcript file, firing, checks), which is the scaffolding's cost.
- * Figure 2 sets one session case against one event case; figure 3 the same session case in a
- * project of 400 more files against the small project: the copy every session case runs in.
+ * count, so the spawns run in a pool of as many workers). Beside them, the same pool of 200
+ * `true` runs through the hooks' own runner (`runCommand`: posix_spawn through FFI with a group
+ * of its own, pipes, the group reaped on exit; src/hooks/spawn_path.ts says which path, and the
+ * figure names it): the gap between the two baselines is the spawn path's, the gap above the
+ * runner's is what `hooks test` adds per case. A fourth arm runs the same 200 cases in a project
+ * whose hook never matches: every case does all its work but spawn (hermetic place, settings,
+ * transcript file, firing, checks), which is the scaffolding's cost. The settings are made older
+ * than the run's settings cache trusts (src/testing/hooks_cache.ts) before figure 1 starts, as a
+ * checkout's are. Figure 2 sets one session case against one event case; figure 3 the same
+ * session case in a project of 400 more files against the small project: the copy every session
+ * case runs in.
  */
 import { median, printFigure, round } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
-import { systemProgram } from "./system_program.ts";
+import { runCommand } from "../src/hooks/command_runner.ts";
+import { describeSpawnPath } from "../src/hooks/spawn_path.ts";
+import { RACY_MS } from "../src/testing/hooks_cache.ts";
 import { runScenarios } from "../src/testing/run_scenarios.ts";
 import type { RunResult } from "../src/testing/scenario_run.ts";
 
@@ -31,7 +37,6 @@ const MANY_ROUNDS = quick ? 2 : 8;
 const ONE_CASE_ROUNDS = quick ? 4 : 40;
 const WARM_UP_ROUNDS = quick ? 1 : 2;
 const WORKERS = navigator.hardwareConcurrency ?? 1;
-const SETSID = systemProgram("setsid");
 /** Figure 3's project: 20 directories of 20 files of 1 KiB, besides the small project's files. */
 const LARGE_PROJECT_FILES = 400;
 
@@ -45,6 +50,8 @@ const summary: string[] = [];
 const outerEnv = (name: string) => name === "XDG_CACHE_HOME" ? cache : Deno.env.get(name);
 try {
   const project = await writeProject();
+  // Settings changed less than RACY_MS ago are read again for every case; a checkout's are older.
+  await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
   await benchManyEventCases(project);
   await benchSessionVsEventCase(project);
   await benchLargeProjectSessionCase(project);
@@ -167,22 +174,37 @@ async function timedRun(
   return { ms, run };
 }
 
-async function spawnTrue(setsid: boolean): Promise<void> {
-  const command = setsid && SETSID !== undefined
-    ? new Deno.Command(SETSID, { args: ["/bin/sh", "-c", "true"] })
-    : new Deno.Command("/bin/sh", { args: ["-c", "true"] });
-  const status = await command.spawn().status;
+async function spawnTrue(): Promise<void> {
+  const status = await new Deno.Command("/bin/sh", { args: ["-c", "true"] }).spawn().status;
   if (!status.success) throw new Error("/bin/sh -c true failed");
 }
 
-/** `count` spawns, `workers` at a time, timed. */
-async function spawnPool(count: number, workers: number, setsid: boolean): Promise<number> {
+/** `true` as a hook runs it: the hooks' command runner, the group reaped on exit. */
+async function runTrue(cwd: string): Promise<void> {
+  const result = await runCommand({
+    commandLine: { kind: "shell", command: "true" },
+    cwd,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    timeoutMs: 60_000,
+    reapGroupOnExit: true,
+  });
+  if (result.kind !== "exited" || result.exitCode !== 0) {
+    throw new Error(`true through the hook runner: ${JSON.stringify(result)}`);
+  }
+}
+
+/** `count` runs of `spawn`, `workers` at a time, timed. */
+async function spawnPool(
+  count: number,
+  workers: number,
+  spawn: () => Promise<void>,
+): Promise<number> {
   const start = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < count) {
       next++;
-      await spawnTrue(setsid);
+      await spawn();
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, count) }, worker));
@@ -218,8 +240,8 @@ async function rounds(
 async function benchManyEventCases(project: Project): Promise<void> {
   const caseMs: number[] = [];
   const samples = await rounds(MANY_ROUNDS, WARM_UP_ROUNDS, [
-    () => spawnPool(EVENT_CASES, WORKERS, false),
-    () => spawnPool(EVENT_CASES, WORKERS, true),
+    () => spawnPool(EVENT_CASES, WORKERS, spawnTrue),
+    () => spawnPool(EVENT_CASES, WORKERS, () => runTrue(project.dir)),
     async () => {
       const { ms, run } = await timedRun(project.dir, project.manyEvents, WORKERS, EVENT_CASES);
       caseMs.push(median(run.results.map((r) => r.durationMs)));
@@ -227,7 +249,7 @@ async function benchManyEventCases(project: Project): Promise<void> {
     },
     async () => (await timedRun(project.unmatchedDir, project.manyEvents, WORKERS, EVENT_CASES)).ms,
   ]);
-  const [bareMs, setsidMs, casesMs, scaffoldMs] = samples.map(median) as [
+  const [bareMs, runnerMs, casesMs, scaffoldMs] = samples.map(median) as [
     number,
     number,
     number,
@@ -235,6 +257,7 @@ async function benchManyEventCases(project: Project): Promise<void> {
   ];
   const perCase = (ms: number) => ms / EVENT_CASES;
   const overhead = (baseline: number) => perCase(casesMs - baseline);
+  const spawnPath = describeSpawnPath();
   printFigure({
     bench: "hooks_test_200_event_cases_vs_200_bare_spawns",
     median_ms: casesMs,
@@ -246,25 +269,26 @@ async function benchManyEventCases(project: Project): Promise<void> {
       cases: EVENT_CASES,
       concurrency: WORKERS,
       samples: samples[2]?.length ?? 0,
+      spawn_path: spawnPath,
       // Wall time per case, amortized over the run; per worker: what one case holds a worker.
       overhead_per_case_ms: round(overhead(bareMs)),
       overhead_per_case_per_worker_ms: round(overhead(bareMs) * WORKERS),
       case_duration_median_ms: median(caseMs.slice(WARM_UP_ROUNDS)),
-      setsid_spawns_median_ms: round(setsidMs),
-      ratio_vs_setsid_spawns: round(casesMs / setsidMs),
-      overhead_per_case_vs_setsid_ms: round(overhead(setsidMs)),
-      setsid_cost_per_spawn_ms: round(perCase(setsidMs - bareMs)),
+      hook_runner_median_ms: round(runnerMs),
+      ratio_vs_hook_runner: round(casesMs / runnerMs),
+      overhead_per_case_vs_hook_runner_ms: round(overhead(runnerMs)),
+      hook_runner_cost_per_spawn_ms: round(perCase(runnerMs - bareMs)),
       unmatched_hook_run_median_ms: round(scaffoldMs),
       scaffolding_per_case_ms: round(perCase(scaffoldMs)),
-      setsid: SETSID ?? null,
     },
   });
   printFigure({
-    bench: "hooks_test_200_event_cases_vs_200_setsid_spawns",
+    bench: "hooks_test_200_event_cases_vs_200_hook_runner_spawns",
     median_ms: casesMs,
-    baseline: `the same spawns through ${SETSID ?? "setsid (absent: plain spawns)"}, as hooks run`,
-    baseline_median_ms: setsidMs,
-    ...{ overhead_per_case_ms: round(overhead(setsidMs)) },
+    baseline: `${EVENT_CASES} runs of true through the hooks' runCommand (${spawnPath}), ` +
+      `${WORKERS} at a time`,
+    baseline_median_ms: runnerMs,
+    ...{ overhead_per_case_ms: round(overhead(runnerMs)) },
   });
   printFigure({
     bench: "hooks_test_200_event_cases_unmatched_hook",
@@ -280,9 +304,9 @@ async function benchManyEventCases(project: Project): Promise<void> {
   summary.push(
     `${EVENT_CASES} event cases (concurrency ${WORKERS}): ${casesMs.toFixed(1)} ms vs ` +
       `${bareMs.toFixed(1)} ms of bare spawns (${(casesMs / bareMs).toFixed(2)}, target <= 1.3), ` +
-      `${setsidMs.toFixed(1)} ms of setsid spawns (${(casesMs / setsidMs).toFixed(2)}); ` +
+      `${runnerMs.toFixed(1)} ms through the hook runner (${(casesMs / runnerMs).toFixed(2)}); ` +
       `overhead ${overhead(bareMs).toFixed(2)} ms per case ` +
-      `(${overhead(setsidMs).toFixed(2)} ms over setsid spawns)`,
+      `(${overhead(runnerMs).toFixed(2)} ms over the hook runner; spawn path: ${spawnPath})`,
     `  the same cases, hook unmatched (no spawn): ${scaffoldMs.toFixed(1)} ms = ` +
       `${perCase(scaffoldMs).toFixed(2)} ms per case`,
   );

@@ -11,6 +11,7 @@ import type {
 } from "./case_result.ts";
 import { PLUGINS_NEED_CLAUDE } from "./case_plugins.ts";
 import { createHermeticPlace, type HermeticPlace, type Placement } from "./hermetic_env.ts";
+import type { HooksCache } from "./hooks_cache.ts";
 import type { ScenarioCase } from "./scenario_schema.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 
@@ -34,6 +35,8 @@ export interface CaseInput<C extends ScenarioCase> {
   readonly killGraceMs?: number;
   /** The run's interruption: the case then ends at once (see `inHermeticPlace`). */
   readonly signal?: AbortSignal;
+  /** The run's hooks, read once for the cases that run in the project with an empty HOME. */
+  readonly hooksCache?: HooksCache;
 }
 
 /** What a case that was running when the run was interrupted reports. */

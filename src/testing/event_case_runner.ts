@@ -20,7 +20,6 @@ import { fireHooks } from "../hooks/hook_engine.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
 import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
-import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import type { CaseResult } from "./case_result.ts";
 import { pluginLoadFailure } from "./case_plugins.ts";
 import {
@@ -33,6 +32,7 @@ import {
 import { checkEventExpectations } from "./event_expectations.ts";
 import { FailureList } from "./expectation_match.ts";
 import { explainFiring } from "./explain_firing.ts";
+import { loadPlaceHooks } from "./hooks_cache.ts";
 import type { HermeticPlace } from "./hermetic_env.ts";
 import type { EventCase } from "./scenario_schema.ts";
 
@@ -64,10 +64,7 @@ async function fireAndCheck(
   const event = spec.event;
   // The schema lists only fired events; this narrows the type.
   if (!isFiredEvent(event)) return erroredCase(input, "event", started, `"${event}" never fires`);
-  const hooks = await loadSessionHooks(place.cwd, place.home, {
-    profile: input.profile,
-    pluginDirs: place.pluginDirs,
-  });
+  const hooks = await loadPlaceHooks(place, input.profile, input.hooksCache);
   const broken = pluginLoadFailure(hooks.loaded, place);
   if (broken !== null) return erroredCase(input, "event", started, broken);
   const sessionId = testSessionId(index);

@@ -86,6 +86,8 @@ export interface HermeticPlace {
   /** The session cwd: the project, or its copy. */
   readonly cwd: string;
   readonly isolated: boolean;
+  /** HOME was made empty for this case (no fixture home, no settings override). */
+  readonly homeIsEmpty: boolean;
   /** The copies of the placement's plugin directories, in the same order. */
   readonly pluginDirs: readonly string[];
   /** A path inside a plugin's copy as the same path in the real plugin dir; others unchanged. */
@@ -115,14 +117,12 @@ export function scratchDir(env: (name: string) => string | undefined): string {
 /** Creates the place; a missing fixture or unreadable override is an `AgentError`. */
 export async function createHermeticPlace(request: PlaceRequest): Promise<HermeticPlace> {
   const { placement, projectDir } = request;
-  await Deno.mkdir(scratchDir(request.outerEnv), { recursive: true });
-  const base = await Deno.realPath(scratchDir(request.outerEnv));
-  const root = await Deno.realPath(await Deno.makeTempDir({ dir: base, prefix: "hooks_test_" }));
+  const root = await makeRoot(scratchDir(request.outerEnv));
+  const base = root.slice(0, root.lastIndexOf("/"));
   const dispose = () => Deno.remove(root, { recursive: true }).catch(() => {});
   try {
     const home = `${root}/home`;
     const tmp = `${root}/tmp`;
-    await Deno.mkdir(tmp);
     const isolated = placement.isolate === true || placement.settings !== undefined;
     const cwd = isolated ? `${root}/work/${baseName(projectDir)}` : projectDir;
     const plugins = (placement.pluginDirs ?? []).map((from, i) => ({
@@ -137,7 +137,11 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
       ...(isolated ? [{ what: "project" as const, from: projectDir, to: cwd }] : []),
       ...plugins,
     ];
-    if (placement.home === undefined) await Deno.mkdir(home);
+    // A fixture home is made by its copy; the two directories are made at once.
+    await Promise.all([
+      Deno.mkdir(tmp),
+      ...(placement.home === undefined ? [Deno.mkdir(home)] : []),
+    ]);
     // Each copy's links into another tree of the case lead into that tree's copy.
     for (const tree of trees) {
       const copies = trees.filter((other) => other !== tree);
@@ -154,6 +158,7 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
       tmp,
       cwd,
       isolated,
+      homeIsEmpty: placement.home === undefined && placement.settings === undefined,
       pluginDirs: plugins.map((plugin) => plugin.to),
       originalPath: (path) => {
         const plugin = plugins.find(({ to }) => path === to || path.startsWith(`${to}/`));
@@ -167,6 +172,25 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
     await dispose();
     throw error;
   }
+}
+
+/**
+ * A fresh temporary root in the scratch directory, by its real path (the scratch path may run
+ * through links, and copies leave out the scratch directory by its real path). The scratch
+ * directory is made only when it is missing: every case but the first finds it there.
+ */
+async function makeRoot(scratch: string): Promise<string> {
+  const make = () => Deno.makeTempDir({ dir: scratch, prefix: "hooks_test_" });
+  let root: string;
+  try {
+    root = await make();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await Deno.mkdir(scratch, { recursive: true });
+    root = await make();
+  }
+  // Synchronous: a lookup of microseconds, where the async one costs several times that.
+  return Deno.realPathSync(root);
 }
 
 async function applySettingsOverride(

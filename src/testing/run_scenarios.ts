@@ -21,6 +21,7 @@ import type { CaseInput } from "./case_input.ts";
 import { casesOfShard, reportsProblems } from "./case_shard.ts";
 import { runEventCase } from "./event_case_runner.ts";
 import type { Placement } from "./hermetic_env.ts";
+import { HooksCache } from "./hooks_cache.ts";
 import type { LoadedCase, LoadedScenario, LoadScenarioResult } from "./scenario_file.ts";
 import { loadScenarioFile } from "./scenario_file.ts";
 import type { RunOptions, RunResult, ScenarioProblem } from "./scenario_run.ts";
@@ -54,6 +55,7 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
   const problems: ScenarioProblem[] = [];
   let inputs: CaseInput<LoadedCase["case"]>[] = [];
   const selected = caseFilter(options.filter);
+  const hooksCache = new HooksCache();
   for (const file of options.files) {
     const loaded = await load(file);
     if (!loaded.ok) {
@@ -64,7 +66,7 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
     loaded.scenario.cases.forEach((item, index) => {
       const name = item.case.name;
       if (!selected([name, `${shown} > ${name}`, `${loaded.scenario.file} > ${name}`])) return;
-      inputs.push(caseInput(options, deps, loaded.scenario, item, index));
+      inputs.push(caseInput(options, deps, loaded.scenario, item, index, hooksCache));
     });
   }
 
@@ -97,6 +99,7 @@ function caseInput(
   scenario: LoadedScenario,
   item: LoadedCase,
   index: number,
+  hooksCache: HooksCache,
 ): CaseInput<LoadedCase["case"]> {
   const profile = compatProfile(
     item.case.compat ?? scenario.scenario.compat ?? options.profile?.id ?? DEFAULT_COMPAT_PROFILE,
@@ -112,6 +115,7 @@ function caseInput(
     index: index + 1,
     explain: options.explain === true,
     lineOf: (pointer) => scenario.lineOf(pointer),
+    hooksCache,
     ...(deps.killGraceMs === undefined ? {} : { killGraceMs: deps.killGraceMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

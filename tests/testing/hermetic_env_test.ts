@@ -219,6 +219,33 @@ Deno.test("createHermeticPlace: a missing fixture home is an error; dispose remo
   });
 });
 
+Deno.test("createHermeticPlace: makes the scratch directory when it is missing, and says whether HOME was made empty", async () => {
+  await withTempProject({ "fixture_home/.profile": "x" }, async (project) => {
+    const scratch = `${project.outerEnv("XDG_CACHE_HOME")}/llama-agent/hooks-test`;
+    await Deno.stat(scratch).then(
+      () => assert(false, "no scratch directory before the first place"),
+      (error) => assert(error instanceof Deno.errors.NotFound),
+    );
+    const emptiness = async (placement: Parameters<typeof createHermeticPlace>[0]["placement"]) => {
+      const place = await createHermeticPlace({
+        projectDir: project.dir,
+        placement,
+        outerEnv: project.outerEnv,
+      });
+      try {
+        assert(place.root.startsWith(`${await Deno.realPath(scratch)}/`), place.root);
+        return place.homeIsEmpty;
+      } finally {
+        await place.dispose();
+      }
+    };
+    assertEquals(await emptiness({}), true);
+    assertEquals(await emptiness({ isolate: true }), true);
+    assertEquals(await emptiness({ home: `${project.dir}/fixture_home` }), false);
+    assertEquals(await emptiness({ settings: { kind: "inline", settings: {} } }), false);
+  });
+});
+
 Deno.test("a settings override that is a FIFO by the time the case runs is the case's error, not a wait", async () => {
   await withTempProject({}, async (project) => {
     // It was a settings file when the scenario was loaded; something swapped it since.
