@@ -61,7 +61,7 @@ function describeAll(
   root: unknown,
   out: DescribedIssue[],
 ): void {
-  for (const issue of issues) {
+  for (const issue of withoutShadowedRules(issues)) {
     const relative = issue.path.map(segmentOf);
     const path = [...base, ...relative];
     const schema = schemaAt(baseSchema, relative, valueAt(root, base).value);
@@ -132,6 +132,18 @@ function describeAll(
         issue satisfies never;
     }
   }
+}
+
+/**
+ * A rule over an object that also has unknown fields is left out: the fields were most likely
+ * misspelt (`{"erors": 0}` is not "an expect that asserts nothing"), and the suggestion for them
+ * is the useful message.
+ */
+function withoutShadowedRules(issues: readonly Issue[]): readonly Issue[] {
+  const key = (issue: Issue) => JSON.stringify(issue.path.map(segmentOf));
+  const unknownAt = new Set(issues.filter((i) => i.code === "unrecognized_keys").map(key));
+  if (unknownAt.size === 0) return issues;
+  return issues.filter((issue) => issue.code !== "custom" || !unknownAt.has(key(issue)));
 }
 
 function keyProblem(issue: z.core.$ZodIssueInvalidKey, name: string): string {

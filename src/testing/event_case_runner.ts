@@ -8,14 +8,17 @@
  * file), `transcript_path` an empty file in the temporary HOME, `prompt_id` `test-prompt-<n>`,
  * `permission_mode` that of the default policy, and a generated `tool_use_id` `toolu_test_<n>`.
  *
+ * SessionStart hooks get a `CLAUDE_ENV_FILE` each, as in a session, read back once they end.
+ *
  * `prompt` and `agent` hooks are not evaluated in event cases (there is no model): each gives a
  * non-blocking error saying so (a block, under `onFailure: "block"`). Session cases answer them
  * from `session.evaluator`.
  */
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
+import { sessionEnvDirFor } from "../agent/session_env_file.ts";
 import { isFiredEvent } from "../hooks/event_table.ts";
 import type { Evaluator } from "../hooks/evaluator.ts";
-import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
+import { createHandlerRunner, type HandlerRunnerOptions } from "../hooks/handler_dispatch.ts";
 import { fireHooks } from "../hooks/hook_engine.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
 import { permissionModeFor } from "../hooks/payload.ts";
@@ -29,6 +32,7 @@ import {
   inHermeticPlace,
   testSessionId,
 } from "./case_input.ts";
+import { EnvFileRecorder, type HookEnv, recordingEnvs } from "./event_case_env.ts";
 import { checkEventExpectations } from "./event_expectations.ts";
 import { FailureList } from "./expectation_match.ts";
 import { explainFiring } from "./explain_firing.ts";
@@ -89,18 +93,27 @@ async function fireAndCheck(
     projectDir: place.cwd,
     toolInput: completed.payload["tool_input"],
   });
+  const runnerOptions: HandlerRunnerOptions = {
+    baseEnv: place.env,
+    evaluator: NO_MODEL_IN_EVENT_CASES,
+    ...(input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs }),
+    // Every process of a case ends with it, background children of hooks included.
+    reapGroupOnExit: true,
+  };
+  // Only a case that asserts the environment pays for recording it.
+  const hookEnvs = spec.expect.env === undefined ? undefined : new Map<string, HookEnv>();
+  const envFiles = event === "SessionStart"
+    ? await EnvFileRecorder.forFiring(sessionEnvDirFor(transcriptPath))
+    : undefined;
   const firing = await fireHooks({
     event,
     matcherValue: completed.matcherValue,
     payload: completed.payload,
     registrations: selection.matched,
-    runHandler: createHandlerRunner({
-      baseEnv: place.env,
-      evaluator: NO_MODEL_IN_EVENT_CASES,
-      ...(input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs }),
-      // Every process of a case ends with it, background children of hooks included.
-      reapGroupOnExit: true,
-    }),
+    runHandler: hookEnvs === undefined
+      ? createHandlerRunner(runnerOptions)
+      : recordingEnvs(runnerOptions, hookEnvs),
+    ...(envFiles === undefined ? {} : { hookEnv: envFiles.hookEnv }),
     context: {
       event,
       cwd: place.cwd,
@@ -109,7 +122,14 @@ async function fireAndCheck(
     },
   });
   const failures = new FailureList(input.location.pointer, input.lineOf);
-  checkEventExpectations(spec.expect, firing, selection, hooks.registry, failures);
+  checkEventExpectations(spec.expect, {
+    firing,
+    payload: completed.payload,
+    selection,
+    registry: hooks.registry,
+    ...(hookEnvs === undefined ? {} : { hookEnvs }),
+    ...(envFiles === undefined ? {} : { envFile: await envFiles.readBack(place.env) }),
+  }, failures);
   return finishedCase(input, "event", started, failures.failures, [
     explainFiring(firing, selection.unmatched, place.originalPath),
   ]);

@@ -10,13 +10,16 @@
  * - `timedOut`: each named hook ran and timed out (other hooks may have too).
  * - A hook reference that names no hook of the settings at all is a failure of its own: a typo
  *   must not make `notMatched` pass.
+ * - `context` and `notices` are what a session would make of the firing (session_view.ts):
+ *   plain stdout counts as context where the event reads it.
  */
-import { joinedContext } from "../hooks/decision.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
+import type { HookPayload } from "../hooks/handler_runner.ts";
 import type { Registry, Selection } from "../hooks/registry.ts";
 import { registrationId } from "../hooks/registration_id.ts";
 import type { EventExpectation } from "./scenario_schema.ts";
 import {
+  checkTextList,
   decisionName,
   FailureList,
   handlerText,
@@ -24,14 +27,33 @@ import {
   refersTo,
   sameDecision,
 } from "./expectation_match.ts";
+import {
+  checkEnvFile,
+  checkHookEnv,
+  type EnvFileReadBack,
+  type HookEnvs,
+} from "./hook_env_expectations.ts";
+import { contextOf, noticesOf } from "./session_view.ts";
+
+/** What one event case's firing left to compare. */
+export interface EventObservations {
+  readonly firing: HookFiring;
+  /** The completed payload the hooks read. */
+  readonly payload: HookPayload;
+  readonly selection: Selection;
+  readonly registry: Registry;
+  /** Each command hook's environment; recorded only when the case asserts `env`. */
+  readonly hookEnvs?: HookEnvs;
+  /** SessionStart: what the hooks' `CLAUDE_ENV_FILE`s set. */
+  readonly envFile?: EnvFileReadBack;
+}
 
 export function checkEventExpectations(
   expect: EventExpectation,
-  firing: HookFiring,
-  selection: Selection,
-  registry: Registry,
+  seen: EventObservations,
   failures: FailureList,
 ): void {
+  const { firing, selection, registry } = seen;
   const { decision } = firing;
   const verdict = decision.verdict;
   if (expect.decision !== undefined) {
@@ -50,7 +72,7 @@ export function checkEventExpectations(
     failures.text("expect.reason", "the reason", expect.reason, actual);
   }
   if (expect.context !== undefined) {
-    failures.text("expect.context", "the context", expect.context, joinedContext(decision));
+    failures.text("expect.context", "the context", expect.context, contextOf(decision));
   }
   if (expect.updatedInput !== undefined) {
     const actual = decision.updatedInput?.input ?? null;
@@ -128,6 +150,21 @@ export function checkEventExpectations(
       );
     }
   });
+  if (expect.notices !== undefined) {
+    checkTextList(
+      "expect.notices",
+      "notice",
+      expect.notices,
+      noticesOf(firing, seen.payload),
+      failures,
+    );
+  }
+  if (expect.env !== undefined) {
+    checkHookEnv(expect.env, firing, seen.hookEnvs ?? new Map(), failures);
+  }
+  if (expect.envFile !== undefined) {
+    checkEnvFile(expect.envFile, seen.envFile ?? { values: new Map(), notes: [] }, failures);
+  }
   if (expect.errors !== undefined && expect.errors !== decision.errors.length) {
     failures.add(
       "expect.errors",

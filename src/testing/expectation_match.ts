@@ -7,7 +7,7 @@ import type { Verdict } from "../hooks/decision.ts";
 import type { HandlerConfig } from "../hooks/handler_config.ts";
 import type { Registration } from "../hooks/registration.ts";
 import type { ExpectationFailure } from "./case_result.ts";
-import type { TextExpectation } from "./scenario_schema.ts";
+import { regexOf, type TextExpectation } from "./scenario_schema.ts";
 
 /**
  * How a plain string expectation compares: `exact` (most fields) or `contains` (`modelSaw`,
@@ -67,10 +67,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /**
  * `expected` is contained in `actual`: every key of an expected object is present and matches
- * (recursively); arrays match element by element and must have the same length; anything else
- * must be equal.
+ * (recursively); arrays match element by element and must have the same length; an expected
+ * `{"matches": "<regex>"}` (that one key) is an unanchored regex a string must match; anything
+ * else must be equal.
  */
 export function subsetMatch(expected: unknown, actual: unknown): boolean {
+  const regex = regexOf(expected);
+  if (regex !== null) {
+    const match = matchText({ matches: regex }, typeof actual === "string" ? actual : null);
+    return match.ok && match.matched;
+  }
   if (isPlainObject(expected)) {
     if (!isPlainObject(actual)) return false;
     return Object.entries(expected).every(([key, value]) =>
@@ -148,6 +154,34 @@ export class FailureList {
   get failures(): readonly ExpectationFailure[] {
     return this.#failures;
   }
+}
+
+/**
+ * A whole ordered list of texts (`notices`): the same length, each entry exact or a regex. A
+ * length that differs is one failure listing what there was.
+ */
+export function checkTextList(
+  path: string,
+  noun: string,
+  expected: readonly TextExpectation[],
+  actual: readonly string[],
+  failures: FailureList,
+): void {
+  if (expected.length !== actual.length) {
+    failures.add(
+      path,
+      `Expected ${expected.length} ${noun}(s), but there ${actual.length === 1 ? "is" : "are"} ` +
+        `${actual.length}` + (actual.length > 0
+          ? `: ${actual.map((t) => JSON.stringify(t)).join(", ")}`
+          : ""),
+      expected,
+      actual,
+    );
+    return;
+  }
+  expected.forEach((want, i) => {
+    failures.text(`${path}[${i}]`, `${noun} ${i + 1}`, want, actual[i] ?? null);
+  });
 }
 
 /** `expect.tools[1].input` → `/expect/tools/1/input`; `expect.files["a/b.txt"]` → `/expect/files/a~1b.txt`. */

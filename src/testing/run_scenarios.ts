@@ -16,10 +16,11 @@
  */
 import { compatProfile, DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
 import { relative } from "node:path";
-import type { CaseResult, RunSummary } from "./case_result.ts";
+import type { CaseLocation, CaseResult, RunSummary } from "./case_result.ts";
 import type { CaseInput } from "./case_input.ts";
 import { casesOfShard, reportsProblems } from "./case_shard.ts";
 import { runEventCase } from "./event_case_runner.ts";
+import { invalidCaseResult } from "./invalid_cases.ts";
 import type { Placement } from "./hermetic_env.ts";
 import { HooksCache } from "./hooks_cache.ts";
 import type { LoadedCase, LoadedScenario, LoadScenarioResult } from "./scenario_file.ts";
@@ -53,7 +54,7 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
     ((file: string) => loadScenarioFile(file, { displayPath: relative(options.projectDir, file) }));
   const run = deps.runCase ?? runCase;
   const problems: ScenarioProblem[] = [];
-  let inputs: CaseInput<LoadedCase["case"]>[] = [];
+  let inputs: Planned[] = [];
   const selected = caseFilter(options.filter);
   const hooksCache = new HooksCache();
   for (const file of options.files) {
@@ -63,11 +64,30 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
       continue;
     }
     const shown = relative(options.projectDir, loaded.scenario.file);
-    loaded.scenario.cases.forEach((item, index) => {
-      const name = item.case.name;
-      if (!selected([name, `${shown} > ${name}`, `${loaded.scenario.file} > ${name}`])) return;
-      inputs.push(caseInput(options, deps, loaded.scenario, item, index, hooksCache));
-    });
+    const keep = (name: string) =>
+      selected([name, `${shown} > ${name}`, `${loaded.scenario.file} > ${name}`]);
+    const planned: Planned[] = [
+      ...loaded.scenario.cases.map((item): Planned => ({
+        name: item.case.name,
+        location: item.location,
+        input: caseInput(
+          options,
+          deps,
+          loaded.scenario,
+          item,
+          positionOf(item.location),
+          hooksCache,
+        ),
+      })),
+      ...(loaded.scenario.invalidCases ?? []).map((invalid): Planned => ({
+        name: invalid.name,
+        location: invalid.location,
+        result: invalidCaseResult(invalid),
+      })),
+    ];
+    // File order: an invalid case is reported where it is written.
+    planned.sort((a, b) => positionOf(a.location) - positionOf(b.location));
+    inputs.push(...planned.filter((p) => keep(p.name)));
   }
 
   const selectedCount = inputs.length;
@@ -78,9 +98,9 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
   const worker = async () => {
     while (!stopped && !options.signal?.aborted && next < inputs.length) {
       const index = next++;
-      const input = inputs[index]!;
-      options.onCaseStart?.(input.spec.name, input.location.file);
-      const result = await run(input);
+      const planned = inputs[index]!;
+      options.onCaseStart?.(planned.name, planned.location.file);
+      const result = "result" in planned ? planned.result : await run(planned.input);
       results[index] = result;
       options.onCaseEnd?.(result);
       if (options.bail && result.status !== "passed") stopped = true;
@@ -91,6 +111,16 @@ export async function runScenarios(options: RunOptions, deps: RunDeps = {}): Pro
 
   const done = results.filter((r): r is CaseResult => r !== undefined);
   return { results: done, problems, summary: summarize(done, started), selected: selectedCount };
+}
+
+/** A case to run, or one the loader refused, whose result (an error) is known already. */
+type Planned =
+  & { readonly name: string; readonly location: CaseLocation }
+  & ({ readonly input: CaseInput<LoadedCase["case"]> } | { readonly result: CaseResult });
+
+/** A case's 0-based position in its file, from its pointer (`/cases/<i>`). */
+function positionOf(location: CaseLocation): number {
+  return Number(location.pointer.slice("/cases/".length));
 }
 
 function caseInput(

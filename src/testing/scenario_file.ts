@@ -22,6 +22,7 @@ import { parseSettingsFile, type Position } from "../hooks/settings_file.ts";
 import type { CaseLocation } from "./case_result.ts";
 import type { ScenarioProblem } from "./scenario_run.ts";
 import { type ScenarioCase, ScenarioFile } from "./scenario_schema.ts";
+import { type InvalidCase, invalidCase, splitProblems, validCases } from "./invalid_cases.ts";
 import { describeIssues, isObject, valueAt } from "./describe_issues.ts";
 
 /** Settings given inline instead of the repository's chain. */
@@ -47,8 +48,16 @@ export interface LoadedScenario {
   /** The scenario file, as it was opened. */
   readonly file: string;
   readonly scenario: ScenarioFile;
-  /** The cases in file order; `cases[i].location.pointer` is `/cases/<i>`. */
+  /**
+   * The valid cases in file order; `location.pointer` is `/cases/<i>`, `i` the case's position
+   * in the file (invalid cases before it count).
+   */
   readonly cases: readonly LoadedCase[];
+  /**
+   * The cases the schema or a check beside it refused, in file order: each is reported as an
+   * error and the others run. Absent or empty when every case is valid.
+   */
+  readonly invalidCases?: readonly InvalidCase[];
   /**
    * The 1-based line of what a JSON pointer names (`/cases/0/expect/reason`): a property's key or
    * an array element. A pointer to something the file lacks gives its nearest existing ancestor.
@@ -71,7 +80,8 @@ const FILE_START: Position = { line: 1, column: 1 };
 /**
  * Reads, parses and validates one scenario file, then checks what the schema cannot: fixture
  * directories, plugin directories and settings files that must exist, and case names that must
- * be unique. Never throws: every problem is returned.
+ * be unique. Never throws: every problem is returned. Problems that lie inside cases only make
+ * those cases invalid (`invalidCases`); one anywhere else makes the file invalid.
  */
 export async function loadScenarioFile(
   path: string,
@@ -89,10 +99,26 @@ export async function loadScenarioFile(
   if (parsed.document === undefined) return { ok: false, problems: parsed.problems };
   const { document } = parsed;
   const problems = [...parsed.problems, ...await checkReferencedPaths(document, shown)];
-  if (problems.length > 0 || parsed.scenario === undefined) {
-    return { ok: false, problems: sortProblems(problems) };
+  if (problems.length === 0 && parsed.scenario !== undefined) {
+    return { ok: true, scenario: loadedScenario(document, parsed.scenario) };
   }
-  return { ok: true, scenario: loadedScenario(document, parsed.scenario) };
+  const { file, byCase } = splitProblems(problems);
+  const valid = file.length === 0 ? validCases(document.value, new Set(byCase.keys())) : undefined;
+  if (valid === undefined) return { ok: false, problems: sortProblems(problems) };
+  const invalidCases = [...byCase].sort(([a], [b]) => a - b).map(([index, found]) =>
+    invalidCase(
+      document.file,
+      shown,
+      document.value,
+      index,
+      document.positionOf(`/cases/${index}`).line,
+      sortProblems(found),
+    )
+  );
+  return {
+    ok: true,
+    scenario: { ...loadedScenario(document, valid.scenario, valid.positions), invalidCases },
+  };
 }
 
 /** A scenario file's JSONC, parsed: its value and a way from a pointer to a position. */
@@ -159,13 +185,18 @@ export function parseScenarioText(
   };
 }
 
-function loadedScenario(document: ScenarioDocument, scenario: ScenarioFile): LoadedScenario {
+/** `positions[i]`: where `scenario.cases[i]` is in the file (default: at `i`). */
+function loadedScenario(
+  document: ScenarioDocument,
+  scenario: ScenarioFile,
+  positions?: readonly number[],
+): LoadedScenario {
   const base = dirname(resolve(document.file));
   const fileHome = scenario.home === undefined ? undefined : resolve(base, scenario.home);
   const fileSettings = settingsOverride(base, scenario.settings);
   const filePlugins = (scenario.pluginDirs ?? []).map((dir) => resolve(base, dir));
-  const cases = scenario.cases.map((c, index): LoadedCase => {
-    const pointer = `/cases/${index}`;
+  const cases = scenario.cases.map((c, i): LoadedCase => {
+    const pointer = `/cases/${positions?.[i] ?? i}`;
     return {
       case: c,
       location: { file: document.file, line: document.positionOf(pointer).line, pointer },

@@ -42,6 +42,32 @@ const nonEmpty = (value: object) => Object.keys(value).length > 0;
 
 export type TextExpectation = z.infer<typeof TextExpectation>;
 
+/**
+ * A JSON value expected as it is (objects: the keys given), where any `{"matches": "<regex>"}`
+ * (an object with that one key) is tested against a string instead: `_meta` values.
+ */
+export const JsonExpectation = z.unknown().refine(regexesCompile, {
+  message: 'every {"matches": "<regex>"} must hold a valid JavaScript regular expression',
+}).describe('A JSON value; any {"matches": "<regex>"} in it is tested against a string');
+
+/** The `{"matches": "<regex>"}` of a JSON expectation, or null for a value expected as it is. */
+export function regexOf(value: unknown): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  const [key, regex] = entries[0] ?? [];
+  return entries.length === 1 && key === "matches" && typeof regex === "string" ? regex : null;
+}
+
+function regexesCompile(value: unknown): boolean {
+  const regex = regexOf(value);
+  if (regex !== null) return isRegExp(regex);
+  if (Array.isArray(value)) return value.every(regexesCompile);
+  if (typeof value === "object" && value !== null) {
+    return Object.values(value).every(regexesCompile);
+  }
+  return true;
+}
+
 /** A hook registration, named by a substring of its command (or URL / prompt) or its id. */
 export const HookRef = z.string().describe(
   "A substring of the hook's command, URL or prompt, or its registration id",
@@ -84,7 +110,11 @@ export const EventExpectation = z.strictObject({
     "The combined verdict: deny (PreToolUse) and block (other events) are the same thing",
   ),
   reason: TextExpectation.optional().describe("The block or deny reason, all reasons joined"),
-  context: TextExpectation.optional().describe("additionalContext of every hook, joined with \\n"),
+  context: TextExpectation.optional().describe(
+    "What the hooks add to the model's context, as a session adds it: the plain stdout of each " +
+      "hook that exited 0 (SessionStart and UserPromptSubmit), then every additionalContext, " +
+      "joined with \\n",
+  ),
   updatedInput: z.record(z.string(), z.unknown()).nullable().optional(),
   systemMessage: TextExpectation.optional().describe("systemMessages, joined with \\n"),
   stopReason: TextExpectation.optional().describe("The stopReason of a continue:false"),
@@ -94,6 +124,18 @@ export const EventExpectation = z.strictObject({
   timedOut: z.array(HookRef).optional().describe("These hooks timed out"),
   errors: z.number().int().nonnegative().optional().describe(
     "How many hooks failed without blocking",
+  ),
+  notices: z.array(TextExpectation).optional().describe(
+    "What the user is shown, in order, as a session shows it: systemMessages, a continue:false, " +
+      "non-blocking failures, a UserPromptSubmit block",
+  ),
+  env: z.record(z.string(), TextExpectation.nullable()).optional().describe(
+    "Variables every command hook that ran was given (CLAUDE_PROJECT_DIR, ...): the value, or " +
+      "null for not set",
+  ),
+  envFile: z.record(z.string(), TextExpectation.nullable()).optional().describe(
+    "SessionStart: what the hooks wrote to their CLAUDE_ENV_FILEs, as later shell calls get it " +
+      "($NAME expanded over the case's environment): the value, or null for not set",
   ),
 }).refine(nonEmpty, ASSERTS_SOMETHING);
 export type EventExpectation = z.infer<typeof EventExpectation>;
@@ -106,6 +148,9 @@ export const EventCase = z.strictObject({
   ),
   ...Placement,
   expect: EventExpectation,
+}).refine((c) => c.expect.envFile === undefined || c.event === "SessionStart", {
+  path: ["expect", "envFile"],
+  message: 'only SessionStart hooks get a CLAUDE_ENV_FILE: fire SessionStart or remove "envFile"',
 });
 export type EventCase = z.infer<typeof EventCase>;
 
@@ -207,8 +252,9 @@ export const SessionExpectation = z.strictObject({
     z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),
     z.array(z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"])),
   ]).optional().describe("The last prompt's stop reason, or every prompt's in order"),
-  meta: z.record(z.string(), z.unknown()).optional().describe(
-    "Keys of the last prompt response's _meta",
+  meta: z.record(z.string(), JsonExpectation).optional().describe(
+    "Keys of the last prompt response's _meta: each value as it is (objects: the keys given), " +
+      'or {"matches": "<regex>"} for a string',
   ),
   notices: z.array(TextExpectation).optional().describe("What hooks showed the user, in order"),
   agentText: TextExpectation.optional().describe(

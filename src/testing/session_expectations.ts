@@ -16,12 +16,14 @@
  *   copy of the project, where the session ran (the schema refuses absolute ones).
  * - `tools[].dispatched`: the call got past hooks and permissions; a shell call's command was
  *   then answered by the scripted terminal, or executed with `execute`.
- * - `meta`: a subset match of the last response's `_meta` (nested objects too).
+ * - `meta`: each key of the last response's `_meta` named, a subset match (nested objects too),
+ *   where `{"matches": "<regex>"}` is tested against a string.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
 import { capabilityOf, COMPAT_PROFILE_IDS, compatProfile } from "../profile/compat_profile.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import {
+  checkTextList,
   decisionName,
   describeText,
   FailureList,
@@ -30,7 +32,7 @@ import {
   sameDecision,
   subsetMatch,
 } from "./expectation_match.ts";
-import type { SessionExpectation } from "./scenario_schema.ts";
+import { regexOf, type SessionExpectation } from "./scenario_schema.ts";
 
 export interface ObservedTool {
   readonly toolCallId: string;
@@ -112,20 +114,33 @@ export function checkSessionExpectations(
     );
   }
   if (expect.stopReason !== undefined) checkStopReason(expect.stopReason, seen, failures);
-  if (expect.meta !== undefined) {
-    const actual = seen.responses.at(-1)?._meta ?? null;
-    if (!subsetMatch(expect.meta, actual ?? {})) {
-      failures.add(
-        "expect.meta",
-        "The last response's _meta does not hold the expected keys and values",
-        expect.meta,
-        actual,
-      );
-    }
+  if (expect.meta !== undefined) checkMeta(expect.meta, seen.responses.at(-1)?._meta, failures);
+  if (expect.notices !== undefined) {
+    checkTextList("expect.notices", "notice", expect.notices, seen.notices, failures);
   }
-  if (expect.notices !== undefined) checkNotices(expect.notices, seen.notices, failures);
   if (expect.agentText !== undefined) {
     failures.text("expect.agentText", "the agent's text", expect.agentText, seen.agentText);
+  }
+}
+
+function checkMeta(
+  expected: NonNullable<SessionExpectation["meta"]>,
+  meta: Readonly<Record<string, unknown>> | null | undefined,
+  failures: FailureList,
+): void {
+  for (const [key, want] of Object.entries(expected)) {
+    const present = meta != null && Object.hasOwn(meta, key);
+    const actual = present ? meta[key] : undefined;
+    if (present && subsetMatch(want, actual)) continue;
+    const regex = regexOf(want);
+    const wanted = regex === null ? JSON.stringify(want) : describeText({ matches: regex });
+    failures.add(
+      `expect.meta[${JSON.stringify(key)}]`,
+      `Expected the last response's _meta "${key}" to be ${wanted}, but ` +
+        (present ? `it is ${JSON.stringify(actual)}` : "it has no such key"),
+      want,
+      present ? actual : null,
+    );
   }
 }
 
@@ -264,25 +279,6 @@ function checkStopReason(
       all,
     );
   }
-}
-
-function checkNotices(
-  expected: NonNullable<SessionExpectation["notices"]>,
-  notices: readonly string[],
-  failures: FailureList,
-): void {
-  if (expected.length !== notices.length) {
-    failures.add(
-      "expect.notices",
-      `Expected ${expected.length} notice(s), but hooks showed ${notices.length}`,
-      expected,
-      notices,
-    );
-    return;
-  }
-  expected.forEach((want, i) => {
-    failures.text(`expect.notices[${i}]`, `notice ${i + 1}`, want, notices[i] ?? null);
-  });
 }
 
 type Found =

@@ -105,8 +105,9 @@ Deno.test("a failing case exits 1 with the expectation, its line, expected and a
 });
 
 Deno.test("an invalid scenario file exits 2 with file:line:column; valid files still run", async () => {
-  const broken =
-    '{\n  "cases": [\n    { "name": "typo", "event": "PreToolUsee", "expect": {"errors": 0} }\n  ]\n}\n';
+  // A mistake outside the cases makes the whole file invalid.
+  const broken = '{\n  "cases": [{ "name": "a", "event": "Stop", "expect": {"errors": 0} }],\n' +
+    '  "settingz": {}\n}\n';
   await hooksTest(
     {
       ...PROJECT,
@@ -135,8 +136,26 @@ Deno.test("an invalid scenario file exits 2 with file:line:column; valid files s
       assertEquals(result.code, 2, result.stdout + result.stderr);
       const report = JSON.parse(result.stdout);
       assertEquals(report.problems.length, 1);
-      assertEquals(report.problems[0].pointer, "/cases/0/event");
+      assertEquals(report.problems[0].pointer, "/settingz");
       assertMatch(result.stderr, /^\.claude\/hooks-tests\/broken\.test\.jsonc:3:\d+: .*\n$/);
+    },
+  );
+});
+
+Deno.test("an invalid case is an error at its line; the other cases of its file still run", async () => {
+  const mixed = '{\n  "cases": [\n' +
+    '    { "name": "allows ls", "event": "PreToolUse", "input": ' +
+    '{ "tool_name": "shell", "tool_input": { "command": "ls" } }, "expect": { "decision": "none" } },\n' +
+    '    { "name": "typo", "event": "PreToolUsee", "expect": { "errors": 0 } }\n  ]\n}\n';
+  await hooksTest(
+    { ...PROJECT, "project/.claude/hooks-tests/mixed.test.jsonc": mixed },
+    [],
+    (result) => {
+      assertEquals(result.code, 2, result.stdout + result.stderr);
+      assert(!result.stdout.includes("Invalid scenario files:"), result.stdout);
+      assertStringIncludes(result.stdout, "  ✓ allows ls");
+      assertMatch(result.stdout, /typo[^\n]*\n(.*\n)*.*line 4/);
+      assertMatch(result.stdout, /1 passed, 1 failed \(1 error\)/);
     },
   );
 });

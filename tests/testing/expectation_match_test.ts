@@ -105,6 +105,87 @@ Deno.test("checkSessionExpectations: files, meta subset, notices and stop reason
   assertEquals(failures.failures.map((f) => [f.path, f.message]), [
     ['expect.files["gone.txt"]', 'Expected "gone.txt" not to exist, but it does'],
     ['expect.files["new.txt"]', 'Expected "new.txt" to exist, but it does not'],
-    ["expect.meta", "The last response's _meta does not hold the expected keys and values"],
+    [
+      'expect.meta["tokens"]',
+      'Expected the last response\'s _meta "tokens" to be {"generated":3}, but it is ' +
+      '{"generated":4}',
+    ],
   ]);
+});
+
+function metaFailures(
+  meta: Record<string, unknown>,
+  actual: Record<string, unknown> | undefined,
+): string[][] {
+  const failures = new FailureList("/cases/0", (p) => p === "/cases/0/expect/meta/a~1b" ? 9 : 1);
+  checkSessionExpectations({ meta }, {
+    firings: [],
+    tools: [],
+    modelTexts: [],
+    shellExecuted: false,
+    files: {},
+    responses: [{ stopReason: "end_turn", ...(actual === undefined ? {} : { _meta: actual }) }],
+    notices: [],
+    agentText: "",
+  }, failures);
+  return failures.failures.map((f) => [f.path, f.message, String(f.line)]);
+}
+
+Deno.test("meta: a {matches} value is a regex over a string, exact JSON stays exact", () => {
+  const meta = {
+    hook_reason: { matches: "^run the tests" },
+    hook_should_continue: true,
+    nested: { id: { matches: "^toolu_" }, n: 1 },
+  };
+  const actual = {
+    hook_reason: "run the tests first",
+    hook_should_continue: true,
+    nested: { id: "toolu_42", n: 1, more: "ignored" },
+  };
+  assertEquals(metaFailures(meta, actual), []);
+  assertEquals(
+    metaFailures(meta, {
+      hook_reason: "skip them",
+      hook_should_continue: false,
+      nested: { id: 42, n: 1 },
+    }),
+    [
+      [
+        'expect.meta["hook_reason"]',
+        'Expected the last response\'s _meta "hook_reason" to be /^run the tests/, but it is ' +
+        '"skip them"',
+        "1",
+      ],
+      [
+        'expect.meta["hook_should_continue"]',
+        'Expected the last response\'s _meta "hook_should_continue" to be true, but it is false',
+        "1",
+      ],
+      [
+        'expect.meta["nested"]',
+        'Expected the last response\'s _meta "nested" to be ' +
+        '{"id":{"matches":"^toolu_"},"n":1}, but it is {"id":42,"n":1}',
+        "1",
+      ],
+    ],
+  );
+});
+
+Deno.test("meta: a key the response lacks fails at that key's line, _meta or not", () => {
+  const want = [[
+    'expect.meta["a/b"]',
+    'Expected the last response\'s _meta "a/b" to be /x/, but it has no such key',
+    "9",
+  ]];
+  assertEquals(metaFailures({ "a/b": { matches: "x" } }, {}), want);
+  assertEquals(metaFailures({ "a/b": { matches: "x" } }, undefined), want);
+});
+
+Deno.test("subsetMatch: {matches} tests strings only; other objects are subsets", () => {
+  assertEquals(subsetMatch({ matches: "^a" }, "abc"), true);
+  assertEquals(subsetMatch({ matches: "^a" }, "cba"), false);
+  assertEquals(subsetMatch({ matches: "1" }, 1), false);
+  // Two keys: an ordinary object expected as a subset, not a regex.
+  assertEquals(subsetMatch({ matches: "^a", other: 1 }, { matches: "^a", other: 1 }), true);
+  assertEquals(subsetMatch([{ matches: "b" }], ["abc"]), true);
 });

@@ -33,7 +33,7 @@ export async function withFiles<T>(
 
 /**
  * Loads `text` as `s.test.jsonc` beside `files`, after `prepare` made what a text cannot say (a
- * FIFO, a link); problems are expected.
+ * FIFO, a link); problems are expected: the file's, or else those of its invalid cases.
  */
 export async function problemsOf(
   text: string,
@@ -43,8 +43,11 @@ export async function problemsOf(
   return await withFiles({ ...files, "s.test.jsonc": text }, async (dir) => {
     await prepare(dir);
     const result = await loadScenarioFile(`${dir}/s.test.jsonc`, { displayPath: "s.test.jsonc" });
-    assert(!result.ok, "expected the scenario to be refused");
-    return result.problems.map((p) => ({ ...p, file: p.file.replace(dir, "<dir>") }));
+    const problems = result.ok
+      ? (result.scenario.invalidCases ?? []).flatMap((c) => c.problems)
+      : result.problems;
+    assert(problems.length > 0, "expected the scenario, or a case of it, to be refused");
+    return problems.map((p) => ({ ...p, file: p.file.replace(dir, "<dir>") }));
   });
 }
 

@@ -225,7 +225,7 @@ Deno.test("hooks test: the run's --plugin-dir loads in every claude case after i
   });
 });
 
-Deno.test("hooks test: a missing plugin dir is a scenario problem at its line; one without a manifest names what it lacks", async () => {
+Deno.test("hooks test: a missing plugin dir makes its case an error at its line; one without a manifest names what it lacks", async () => {
   await withTempProject({}, async (project) => {
     await writeFiles(dirname(project.dir), { "plugins/bare/hooks/hooks.json": HOOKS_JSON });
     const run = await runScenario(project, "missing.test.jsonc", {
@@ -237,17 +237,18 @@ Deno.test("hooks test: a missing plugin dir is a scenario problem at its line; o
         expect: { errors: 0 },
       }],
     });
-    assertEquals(run.results, []);
-    assertEquals(run.problems.length, 2, JSON.stringify(run.problems));
-    const [missing, bare] = run.problems;
+    assertEquals(run.problems, []);
+    assertEquals(run.results.map((r) => [r.name, r.status, r.location.line]), [
+      ["missing", "error", 4],
+    ]);
+    const [missing, bare] = (run.results[0]?.error ?? "").split("\n");
     assertStringIncludes(
-      missing!.message,
+      missing!,
       'plugin directory "../../../plugins/nope" does not exist (looked for "',
     );
-    assertEquals(missing!.pointer, "/cases/0/pluginDirs/0");
-    assertEquals(missing!.line, 7);
+    assertStringIncludes(missing!, "at /cases/0/pluginDirs/0 (line 7, column 9)");
     assertMatch(
-      bare!.message,
+      bare!,
       /plugin directory "\.\.\/\.\.\/\.\.\/plugins\/bare": .*\.claude-plugin\/plugin\.json/,
     );
   });

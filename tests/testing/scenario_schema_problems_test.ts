@@ -204,3 +204,28 @@ Deno.test("an absolute path in expect.files is refused: it would name a file the
     "at /cases/0/expect/files/~1work~1project~1out.txt",
   ]);
 });
+
+Deno.test("the new assertions' fields get suggestions, a meta regex must compile, envFile needs SessionStart", async () => {
+  const problems = await problemsOf(lines(
+    "{",
+    '  "cases": [',
+    '    { "name": "a", "event": "SessionStart", "expect": { "envFiel": {}, "notice": [] } },',
+    '    { "name": "b", "event": "Stop", "expect": { "envFile": { "A": "1" } } },',
+    '    { "name": "c", "session": { "model": { "turns": [] }, "prompts": ["p"] },',
+    '      "expect": { "meta": { "hook_reason": { "matches": "(" } } } }',
+    "  ]",
+    "}",
+  ));
+  assertEquals(where(problems), [
+    '3:57 /cases/0/expect/envFiel Invalid scenario "s.test.jsonc": unknown field "envFiel" ' +
+    '(did you mean "envFile"?) at /cases/0/expect/envFiel',
+    '3:72 /cases/0/expect/notice Invalid scenario "s.test.jsonc": unknown field "notice" ' +
+    '(did you mean "notices"?) at /cases/0/expect/notice',
+    '4:49 /cases/1/expect/envFile Invalid scenario "s.test.jsonc": "envFile": only ' +
+    'SessionStart hooks get a CLAUDE_ENV_FILE: fire SessionStart or remove "envFile" at ' +
+    "/cases/1/expect/envFile",
+    '6:29 /cases/2/expect/meta/hook_reason Invalid scenario "s.test.jsonc": "hook_reason": ' +
+    'every {"matches": "<regex>"} must hold a valid JavaScript regular expression at ' +
+    "/cases/2/expect/meta/hook_reason",
+  ]);
+});

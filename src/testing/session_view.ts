@@ -1,0 +1,44 @@
+/**
+ * What a session makes of one firing, for event cases to assert it the way a session case
+ * would see it: the context the model is given and the notices the user is shown. Pure; the
+ * wording is the session's own (`hookNotices`, `userPromptBlockedMessage`), never a copy.
+ */
+import { hookNotices } from "../acp/hook_notices.ts";
+import type { HookDecision } from "../hooks/decision.ts";
+import { HOOK_EVENTS } from "../hooks/event_table.ts";
+import type { HookFiring } from "../hooks/hook_engine.ts";
+import { userPromptBlockedMessage } from "../hooks/hook_messages.ts";
+
+/**
+ * The hooks' words for the model, in the order a session adds them: the plain stdout of each
+ * hook that exited 0 (only SessionStart and UserPromptSubmit read it), then every
+ * `additionalContext`, joined with "\n"; null when there is none.
+ */
+export function contextOf(decision: HookDecision): string | null {
+  const said = [...decision.texts, ...decision.contexts];
+  return said.length === 0 ? null : said.map((s) => s.text).join("\n");
+}
+
+/**
+ * The notices the user is shown for this firing, in order: what the decision asks for
+ * (`systemMessage`s, a `continue:false`, non-blocking failures), then, for a UserPromptSubmit
+ * block, the refusal that quotes the prompt. Tool events name the tool, as in a session.
+ */
+export function noticesOf(
+  firing: HookFiring,
+  payload: Readonly<Record<string, unknown>>,
+): string[] {
+  const { decision } = firing;
+  const qualifier = HOOK_EVENTS[firing.event].matcherField === "tool_name"
+    ? firing.matcherValue
+    : null;
+  const notices = hookNotices(decision, qualifier);
+  const verdict = decision.verdict;
+  if (firing.event === "UserPromptSubmit" && verdict.kind === "block") {
+    const prompt = payload["prompt"];
+    notices.push(
+      userPromptBlockedMessage(verdict.reason, typeof prompt === "string" ? prompt : ""),
+    );
+  }
+  return notices;
+}
