@@ -72,4 +72,6 @@ export interface ReporterOptions {
   readonly explain: boolean;
   /** Paths in output are shown relative to this directory. */
   readonly cwd: string;
+  /** `--shard I/N`: the report says which slice it holds. */
+  readonly shard?: Shard;
 }

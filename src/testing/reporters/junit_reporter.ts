@@ -59,7 +59,9 @@ function renderJunit(run: RunResult, options: ReporterOptions): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${
       attributes({
-        name: "llama-agent hooks test",
+        name: options.shard === undefined
+          ? "llama-agent hooks test"
+          : `llama-agent hooks test (shard ${options.shard.index}/${options.shard.count})`,
         tests: total("tests"),
         failures: total("failures"),
         errors: total("errors"),
