@@ -9,13 +9,18 @@ import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { PLUGIN_DIR_FLAG, resolvePluginDirs } from "./plugin_dir_flag.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
 import { CWD_FLAG, fail } from "./start_command.ts";
+import { resolve } from "node:path";
+import { describeSnapshotUpdate, SCENARIO_FILES } from "./snapshot_update_lines.ts";
+import { watchLoop } from "./hooks_test_watch.ts";
+import { type CompatProfile } from "../profile/compat_profile.ts";
 import type { CaseResult } from "../testing/case_result.ts";
 import { discoverScenarios, SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
 import { problemLine } from "../testing/reporters/problem_line.ts";
 import { REPORTER_NAMES, type ReporterName, REPORTERS } from "../testing/reporters/reporters.ts";
 import { runScenarios } from "../testing/run_scenarios.ts";
 import type { RunResult } from "../testing/scenario_run.ts";
-import { parseShard, reportsProblems } from "../testing/case_shard.ts";
+import { parseShard, reportsProblems, type Shard } from "../testing/case_shard.ts";
+import { caseKey, updateSnapshots } from "../testing/snapshot_update.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "test"],
@@ -36,8 +41,21 @@ const spec: CommandSpec = {
     "lies in the case's HOME. --plugin-dir adds plugin dirs to every case whose profile is\n" +
     "claude, after its scenario's own.\n" +
     "\n" +
+    "--update rewrites the expect of each failing case to what was observed, editing only the\n" +
+    "values that failed (comments and formatting stay), and lists every change (file:line) and\n" +
+    "every failure it left to edit by hand (a hook reference that names no hook, notMatched,\n" +
+    "timedOut, modelSaw, modelNeverSaw). Review the changes before you commit them. Only the\n" +
+    "cases that ran are updated (--filter, --shard); passing cases and cases that could not\n" +
+    "run are not touched. A failed case whose every failure was updated counts as passed in\n" +
+    "the exit code.\n" +
+    "\n" +
+    "--watch runs the files, then again those a change affects (a scenario, a settings file\n" +
+    "of the chain, a script a hook names), until Ctrl-C; on a terminal it clears the screen\n" +
+    "before each run.\n" +
+    "\n" +
     "Invalid scenario files are reported first (file:line:column) and the valid files still\n" +
-    "run. Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +
+    "run; a case the schema refuses is an error at its line, and the rest of its file runs.\n" +
+    "Exit codes: 0 every case passed; 1 a case failed; 2 invalid input (an invalid\n" +
     "scenario file, a case that could not run, no scenario files, no case matching --filter,\n" +
     "or a usage error).",
   flags: [
@@ -71,6 +89,17 @@ const spec: CommandSpec = {
       description:
         "Run the I-th of N slices of the cases, for a CI matrix (invalid files: shard 1 reports them)",
     },
+    {
+      name: "update",
+      type: "boolean",
+      description: "Rewrite the expect of failing cases to what was observed, and list the changes",
+    },
+    {
+      name: "watch",
+      type: "boolean",
+      description: "Rerun the affected files when a scenario, a settings file of the chain or a " +
+        "script a hook names changes (Ctrl-C stops)",
+    },
   ],
   positionals: [{
     name: "PATHS...",
@@ -84,33 +113,17 @@ const spec: CommandSpec = {
     "llama-agent hooks test --reporter github   # in a GitHub Actions step",
     "llama-agent hooks test --compat claude --plugin-dir ../my-plugin",
     "llama-agent hooks test --shard 2/4 --reporter junit > hooks-tests-2.xml",
+    'llama-agent hooks test --filter "rm -rf" --update   # then review: git diff',
+    "llama-agent hooks test --watch",
   ],
 };
 
 export const hooksTestCommand: CliCommand = {
   spec,
   async run(args: readonly string[], io: CliIo): Promise<number> {
-    const started = await start(args, io);
-    if (!started.ok) return started.exitCode;
-    const { cwd, paths, flags, lists } = started;
-    const filter = typeof flags["filter"] === "string" ? flags["filter"] : undefined;
-    const explain = flags["explain"] === true;
-    const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
-    const chosen = compatProfileFromFlags(flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
-    const sharded = typeof flags["shard"] === "string" ? parseShard(flags["shard"]) : undefined;
-    if (sharded !== undefined && !sharded.ok) return fail(io, sharded.message).exitCode;
-    const shard = sharded?.shard;
-    const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
-    if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
-    if (pluginDirs.dirs.length > 0 && !chosen.profile.readsPlugins) {
-      io.stderr(
-        `--plugin-dir loads only in cases whose profile is "claude" ("compat": "claude" in the ` +
-          `scenario or the case); the others run without it (or run with --compat claude)\n`,
-      );
-    }
-
-    const discovered = await discoverScenarios(cwd, paths, io.cwd);
+    const settings = await testSettings(args, io);
+    if (typeof settings === "number") return settings;
+    const discovered = await discoverScenarios(settings.cwd, settings.paths, io.cwd);
     if (discovered.files.length === 0 && discovered.problems.length === 0) {
       return fail(
         io,
@@ -118,56 +131,176 @@ export const hooksTestCommand: CliCommand = {
           "or name the files and directories to run",
       ).exitCode;
     }
-    const reporter = REPORTERS[reporterName]({
-      write: io.stdout,
-      color: io.stdoutIsTty && !io.env("NO_COLOR"),
-      explain,
-      // GitHub resolves annotation paths from the repository root, whatever --cwd says.
-      cwd: reporterName === "github" ? io.env("GITHUB_WORKSPACE") || io.cwd : cwd,
-    });
+    if (settings.watch) return await watch(settings, discovered, io);
     const interrupted = interruption(io);
-    let run: RunResult;
     try {
-      run = await runScenarios({
-        projectDir: cwd,
-        files: discovered.files,
-        filter,
-        bail: flags["bail"] === true,
-        ...(shard === undefined ? {} : { shard }),
-        explain,
-        profile: chosen.profile,
-        pluginDirs: pluginDirs.dirs,
-        env: io.env,
-        onCaseEnd: (result) => reporter.onCaseEnd?.(result),
-        signal: interrupted.signal,
-      });
+      const done = await runTests(settings, discovered, io, interrupted.signal);
+      return done.exitCode;
     } finally {
       interrupted.stopListening();
     }
-    const discoveryProblems = reportsProblems(shard) ? discovered.problems : [];
-    const result: RunResult = { ...run, problems: [...discoveryProblems, ...run.problems] };
-    reporter.onRunEnd(result);
-    if (FOR_PROGRAMS[reporterName] && result.problems.length > 0) {
-      io.stderr(result.problems.map((p) => problemLine(p, cwd) + "\n").join(""));
-    }
-    if (interrupted.signal.aborted) {
-      io.stderr(
-        "Interrupted: the cases still running were stopped and their temporary places removed\n",
-      );
-      return EXIT_INTERRUPTED;
-    }
-    if (filter !== undefined && result.selected === 0 && result.problems.length === 0) {
-      return fail(io, `No case matches --filter "${filter}"`).exitCode;
-    }
-    if (shard !== undefined && result.results.length === 0 && (result.selected ?? 0) > 0) {
-      io.stderr(
-        `Shard ${shard.index}/${shard.count} has no case: the run has ${result.selected}, ` +
-          "fewer than its shards\n",
-      );
-    }
-    return exitCode(result);
   },
 };
+
+/** What the command line asks of a run, checked. */
+export interface TestSettings {
+  readonly cwd: string;
+  readonly paths: readonly string[];
+  readonly filter: string | undefined;
+  readonly explain: boolean;
+  readonly bail: boolean;
+  readonly update: boolean;
+  readonly watch: boolean;
+  readonly reporterName: ReporterName;
+  readonly profile: CompatProfile;
+  readonly shard: Shard | undefined;
+  readonly pluginDirs: readonly string[];
+}
+
+/** The flags, checked; a number is the exit code of a usage error (already reported). */
+async function testSettings(args: readonly string[], io: CliIo): Promise<TestSettings | number> {
+  const started = await start(args, io);
+  if (!started.ok) return started.exitCode;
+  const { cwd, paths, flags, lists } = started;
+  const chosen = compatProfileFromFlags(flags, io);
+  if (!chosen.ok) return fail(io, chosen.message).exitCode;
+  const reporterName = REPORTER_NAMES.find((n) => n === flags["reporter"]) ?? "default";
+  if (flags["watch"] === true && FOR_PROGRAMS[reporterName]) {
+    // Each rerun would append another document to what a program reads as one.
+    return fail(
+      io,
+      `--watch is for a terminal: use the default or github reporter, not ` +
+        `"${reporterName}"`,
+    ).exitCode;
+  }
+  const sharded = typeof flags["shard"] === "string" ? parseShard(flags["shard"]) : undefined;
+  if (sharded !== undefined && !sharded.ok) return fail(io, sharded.message).exitCode;
+  const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
+  if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
+  if (pluginDirs.dirs.length > 0 && !chosen.profile.readsPlugins) {
+    io.stderr(
+      `--plugin-dir loads only in cases whose profile is "claude" ("compat": "claude" in the ` +
+        `scenario or the case); the others run without it (or run with --compat claude)\n`,
+    );
+  }
+  return {
+    cwd,
+    paths,
+    filter: typeof flags["filter"] === "string" ? flags["filter"] : undefined,
+    explain: flags["explain"] === true,
+    bail: flags["bail"] === true,
+    update: flags["update"] === true,
+    watch: flags["watch"] === true,
+    reporterName,
+    profile: chosen.profile,
+    shard: sharded?.shard,
+    pluginDirs: pluginDirs.dirs,
+  };
+}
+
+/** What one run did: its exit code, and the run as reported. */
+export interface TestsDone {
+  readonly exitCode: number;
+  readonly run: RunResult;
+}
+
+/**
+ * One run of the scenario files found: the cases, the report, the `--update` of failing cases,
+ * and the exit code. It may be called again (a watch reruns it); `signal` interrupts it.
+ */
+export async function runTests(
+  settings: TestSettings,
+  discovered: { readonly files: readonly string[]; readonly problems: RunResult["problems"] },
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<TestsDone> {
+  const { cwd, filter, explain, reporterName, shard } = settings;
+  const reporter = REPORTERS[reporterName]({
+    write: io.stdout,
+    color: io.stdoutIsTty && !io.env("NO_COLOR"),
+    explain,
+    // GitHub resolves annotation paths from the repository root, whatever --cwd says.
+    cwd: reporterName === "github" ? io.env("GITHUB_WORKSPACE") || io.cwd : cwd,
+    ...(shard === undefined ? {} : { shard }),
+  });
+  const run = await runScenarios({
+    projectDir: cwd,
+    files: discovered.files,
+    filter,
+    bail: settings.bail,
+    ...(shard === undefined ? {} : { shard }),
+    explain,
+    profile: settings.profile,
+    pluginDirs: settings.pluginDirs,
+    env: io.env,
+    onCaseEnd: (result) => reporter.onCaseEnd?.(result),
+    signal,
+  });
+  const discoveryProblems = reportsProblems(shard) ? discovered.problems : [];
+  const result: RunResult = { ...run, problems: [...discoveryProblems, ...run.problems] };
+  const done = (exitCode: number): TestsDone => ({ exitCode, run: result });
+  reporter.onRunEnd(result);
+  // What a person reads goes where they look: stderr when stdout is a report for a program.
+  const tell = FOR_PROGRAMS[reporterName] ? io.stderr : io.stdout;
+  if (FOR_PROGRAMS[reporterName] && result.problems.length > 0) {
+    io.stderr(result.problems.map((p) => problemLine(p, cwd) + "\n").join(""));
+  }
+  if (signal.aborted) {
+    io.stderr(
+      "Interrupted: the cases still running were stopped and their temporary places removed" +
+        (settings.update ? "; no scenario file was updated\n" : "\n"),
+    );
+    return done(EXIT_INTERRUPTED);
+  }
+  if (filter !== undefined && result.selected === 0 && result.problems.length === 0) {
+    return done(fail(io, `No case matches --filter "${filter}"`).exitCode);
+  }
+  if (shard !== undefined && result.results.length === 0 && (result.selected ?? 0) > 0) {
+    io.stderr(
+      `Shard ${shard.index}/${shard.count} has no case: the run has ${result.selected}, ` +
+        "fewer than its shards\n",
+    );
+  }
+  if (!settings.update) return done(exitCode(result));
+  const update = await updateSnapshots(result.results, SCENARIO_FILES);
+  tell(describeSnapshotUpdate(update, cwd));
+  // A case whose every failure was rewritten passes now: the run counts it so.
+  const counted = result.results.map((r) =>
+    update.updated.has(caseKey(r)) ? { ...r, status: "passed" as const } : r
+  );
+  return done(exitCode({ ...result, results: counted }));
+}
+
+/**
+ * `--watch`: the first run reports what discovery found wrong; later runs rerun only the files a
+ * change affects (and new ones), until Ctrl-C.
+ */
+function watch(
+  settings: TestSettings,
+  discovered: { readonly files: readonly string[]; readonly problems: RunResult["problems"] },
+  io: CliIo,
+): Promise<number> {
+  let problems = discovered.problems;
+  return watchLoop({
+    projectDir: settings.cwd,
+    discover: async () => (await discoverScenarios(settings.cwd, settings.paths, io.cwd)).files,
+    scenarioDirs: settings.paths.length === 0
+      ? [resolve(settings.cwd, SCENARIO_DIR)]
+      : settings.paths.map((path) => resolve(io.cwd, path)),
+    runOnce: async (files, signal) => {
+      const { exitCode, run } = await runTests(settings, { files, problems }, io, signal);
+      problems = [];
+      return {
+        exitCode,
+        ...run.summary,
+        invalidFiles: new Set(run.problems.map((problem) => problem.file)).size,
+      };
+    },
+    io,
+    profile: settings.profile,
+    pluginDirs: settings.pluginDirs,
+  });
+}
 
 /** As a shell reports a program that SIGINT ended. */
 const EXIT_INTERRUPTED = 130;

@@ -12,6 +12,7 @@
 import { applyEdits, type Edit, type Node, parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
+import { replaceFileText } from "../replace_file.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import { jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, isHookEventName } from "./event_table.ts";
@@ -98,33 +99,20 @@ export type FixFileResult =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Fixes one settings file in place: written to a temporary file beside it (with its mode), then
- * renamed over it, so a reader never sees half a file. A file with nothing to fix is not touched.
+ * Fixes one settings file in place, replaced as an editor saves (`replaceFileText`). A file with
+ * nothing to fix is not touched.
  */
 export async function fixSettingsFile(
   path: string,
   profile: CompatProfile,
 ): Promise<FixFileResult> {
-  let target = path;
-  let temporary: string | undefined;
   try {
     // A symlinked settings file stays a symlink: its target is what is rewritten.
-    target = await Deno.realPath(path);
-    const before = await readConfigFile(target);
-    const { text, fixes } = fixMatchers(before, profile);
+    const target = await Deno.realPath(path);
+    const { text, fixes } = fixMatchers(await readConfigFile(target), profile);
     if (fixes.length === 0) return { ok: true, fixes, target };
-    const { mode } = await Deno.stat(target);
-    const dir = target.slice(0, target.lastIndexOf("/"));
-    const name = target.slice(target.lastIndexOf("/") + 1);
-    temporary = `${dir}/.${name}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(temporary, text, { createNew: true, mode: 0o600 });
-    if (mode !== null) await Deno.chmod(temporary, mode & 0o7777);
-    await Deno.rename(temporary, target);
-    temporary = undefined;
-    return { ok: true, fixes, target };
+    return { ok: true, fixes, target: await replaceFileText(target, text) };
   } catch (error) {
     return { ok: false, message: `Cannot fix "${path}": ${errorMessage(error)}` };
-  } finally {
-    if (temporary !== undefined) await Deno.remove(temporary).catch(() => {});
   }
 }

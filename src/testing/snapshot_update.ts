@@ -1,0 +1,419 @@
+/**
+ * `hooks test --update`: the `expect` of each failing case rewritten to what was observed, as a
+ * snapshot test runner updates its snapshots, by text edits at each value's exact span (so
+ * comments and formatting stay), and what it changed and what it left, for the user to review.
+ *
+ * What an update writes, expectation by expectation:
+ * - A value that was observed replaces the expected one: a `{"matches"}` that failed becomes the
+ *   exact text seen, `decision`, `exitCodes`, `updatedInput`, `errors`, `files`, `notices`,
+ *   `stopReason`, `agentText` become what happened, and `matched` becomes the ids of the hooks
+ *   that ran.
+ * - A text expected but absent (no reason, no context...) removes its key: the schema has no way
+ *   to say "none", and an absent text matches no expectation.
+ * - `hooks` and `tools` become the observed lists; an entry the user wrote for the same event
+ *   or tool keeps to the fields they chose to assert. A tool call whose name differs gets the
+ *   new name only: the rest of that entry was never compared, so the case must run again.
+ * - `meta` keeps its keys, each with the value observed; keys absent from `_meta` are dropped
+ *   (and `meta` with its last key).
+ * - Left for the user, listed "edit by hand": a hook reference that names no hook (a typo),
+ *   `notMatched` and `timedOut` entries, `modelSaw` and `modelNeverSaw` (what a case must or must
+ *   not show is the user's to say, not a snapshot of it), an `env` no command hook ran to see,
+ *   and anything whose observed value the
+ *   schema does not accept there (removing the last expectation, a tool input that is not an
+ *   object...).
+ *
+ * Only failed cases are touched; passing ones and ones that could not run are not. Every edited
+ * case is checked against the schema as it will be written, and the whole new text is parsed
+ * again: an update that would add a problem to the file, or not give the values planned, writes
+ * nothing.
+ */
+import { errorMessage } from "../error.ts";
+import { nodeValue } from "../hooks/jsonc_value.ts";
+import type { CaseResult, ExpectationFailure } from "./case_result.ts";
+import { jsonEqual, pointerOf } from "./expectation_match.ts";
+import {
+  type EditResult,
+  lineOfPointer,
+  nodeAt,
+  parseJsonc,
+  pointerSegments,
+  removeProperty,
+  replaceValue,
+} from "./jsonc_edit.ts";
+import { parseScenarioText } from "./scenario_file.ts";
+import { EventCase, SessionCase } from "./scenario_schema.ts";
+
+/** Where a change or a left failure is: the file, the line (before the update), the case. */
+export interface SnapshotPlace {
+  readonly file: string;
+  readonly line: number;
+  readonly caseName: string;
+  /** The expectation, as failures name it: `expect.tools[1].input`. */
+  readonly path: string;
+}
+
+export interface SnapshotChange extends SnapshotPlace {
+  readonly from: unknown;
+  readonly to: { readonly kind: "value"; readonly value: unknown } | { readonly kind: "removed" };
+}
+
+export interface SnapshotLeft extends SnapshotPlace {
+  /** Why it was not updated, and what to do. */
+  readonly why: string;
+}
+
+export interface TextUpdate {
+  /** The new text; the text given when nothing changed. */
+  readonly text: string;
+  readonly changes: readonly SnapshotChange[];
+  readonly left: readonly SnapshotLeft[];
+  /** Pointers (`/cases/2`) of the cases whose every failure was updated: they now pass. */
+  readonly updatedCases: readonly string[];
+}
+
+type Edit =
+  | { readonly kind: "replace"; readonly pointer: string; readonly value: unknown }
+  | { readonly kind: "remove"; readonly pointer: string };
+
+/** What one failure asks for: edits to try in turn (the first valid one is kept), or a reason. */
+type Plan =
+  | { readonly edits: readonly Edit[]; readonly rerun?: string }
+  | { readonly hand: string };
+
+/** The update of one scenario file's text for the failed results of its cases. Pure. */
+export function updateScenarioText(
+  file: string,
+  text: string,
+  results: readonly CaseResult[],
+): TextUpdate {
+  const failed = results.filter((r) => r.status === "failed" && r.location.file === file);
+  const root = parseJsonc(text);
+  const changes: SnapshotChange[] = [];
+  const left: SnapshotLeft[] = [];
+  const updatedCases: string[] = [];
+  const planned = new Map<string, unknown>();
+  let current = text;
+  for (const result of failed) {
+    const casePointer = result.location.pointer;
+    const caseNode = root === undefined ? undefined : nodeAt(root, casePointer);
+    const value = caseNode === undefined ? undefined : nodeValue(caseNode);
+    const place = (failure: ExpectationFailure): SnapshotPlace => ({
+      file,
+      line: lineOfPointer(text, casePointer + pointerOf(failure.path)) ?? failure.line ??
+        result.location.line,
+      caseName: result.name,
+      path: failure.path,
+    });
+    if (!isRecord(value) || value["name"] !== result.name) {
+      const why = "the case is no longer where the run found it: run again with --update";
+      left.push(...result.failures.map((f) => ({ ...place(f), why })));
+      continue;
+    }
+    const outcome = planCase(value, result.failures);
+    for (const { failure, why } of outcome.left) left.push({ ...place(failure), why });
+    let applied = true;
+    for (const { failure, edit, from } of outcome.accepted) {
+      const edited = applyToText(current, casePointer + edit.pointer, edit);
+      if (!edited.ok) {
+        applied = false;
+        left.push({ ...place(failure), why: `cannot edit the file here: ${edited.message}` });
+        continue;
+      }
+      current = edited.text;
+      const to = edit.kind === "remove"
+        ? { kind: "removed" as const }
+        : { kind: "value" as const, value: edit.value };
+      changes.push({ ...place(failure), from, to });
+    }
+    planned.set(casePointer, outcome.value);
+    if (applied && outcome.left.length === 0) updatedCases.push(casePointer);
+  }
+  if (changes.length === 0) return { text, changes, left, updatedCases };
+  const broken = checkWritten(file, text, current, planned);
+  if (broken === undefined) return { text: current, changes, left, updatedCases };
+  const why = `nothing in this file was written: ${broken}`;
+  return {
+    text,
+    changes: [],
+    left: [...left, ...changes.map(({ from: _from, to: _to, ...place }) => ({ ...place, why }))],
+    updatedCases: [],
+  };
+}
+
+interface CaseOutcome {
+  /** The case as it will be written. */
+  readonly value: Record<string, unknown>;
+  readonly accepted: readonly { failure: ExpectationFailure; edit: Edit; from: unknown }[];
+  readonly left: readonly { failure: ExpectationFailure; why: string }[];
+}
+
+/**
+ * Each failure's edits, tried in turn on the case value and kept when the case still matches the
+ * schema. A failure inside a value another failure replaced (`expect.tools[0].input` under
+ * `expect.tools`) is covered by it.
+ */
+function planCase(
+  original: Record<string, unknown>,
+  failures: readonly ExpectationFailure[],
+): CaseOutcome {
+  const schema = "event" in original ? EventCase : SessionCase;
+  let value = structuredClone(original);
+  const accepted: { failure: ExpectationFailure; edit: Edit; from: unknown }[] = [];
+  const left: { failure: ExpectationFailure; why: string }[] = [];
+  const byDepth = [...failures].sort((a, b) => depth(a) - depth(b));
+  for (const failure of byDepth) {
+    const pointer = pointerOf(failure.path);
+    if (accepted.some(({ edit }) => pointer.startsWith(edit.pointer + "/"))) continue;
+    const plan = planFailure(failure, value);
+    if ("hand" in plan) {
+      left.push({ failure, why: plan.hand });
+      continue;
+    }
+    let why = "there is nothing observed to write in its place";
+    const from = valueAt(value, pointer);
+    const kept = plan.edits.find((edit) => {
+      const next = applyToValue(value, edit);
+      const checked = schema.safeParse(next);
+      if (checked.success) return true;
+      const issue = checked.error.issues[0];
+      why = `the observed value is not valid here: ${issue?.message ?? "schema mismatch"}` +
+        (issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`);
+      return false;
+    });
+    if (kept === undefined) {
+      left.push({ failure, why: `${failure.message}; ${why}` });
+      continue;
+    }
+    value = applyToValue(value, kept);
+    accepted.push({ failure, edit: kept, from });
+    if (plan.rerun !== undefined) left.push({ failure, why: plan.rerun });
+  }
+  return { value, accepted, left };
+}
+
+/** The edits one failure asks for, by the expectation it is about. */
+function planFailure(failure: ExpectationFailure, caseValue: unknown): Plan {
+  const pointer = pointerOf(failure.path);
+  const segments = pointerSegments(pointer);
+  const [top, field, index, member] = segments;
+  const actual = failure.actual;
+  const replace = (value: unknown): Edit => ({ kind: "replace", pointer, value });
+  const expected = valueAt(caseValue, pointer);
+  if (top !== "expect" || field === undefined) return { hand: failure.message };
+  switch (field) {
+    case "notMatched":
+      // An array: the hook ran (null: the reference names no hook, which the message says).
+      return Array.isArray(actual)
+        ? { hand: `${failure.message}: remove it from "notMatched" if it should run` }
+        : { hand: failure.message };
+    case "timedOut":
+    case "modelSaw":
+    case "modelNeverSaw":
+      return { hand: failure.message };
+    case "matched":
+      // A failure of one entry is a reference that names no hook: only the user knows which.
+      return index === undefined ? { edits: [replace(actual)] } : { hand: failure.message };
+    case "hooks":
+      if (index === undefined && Array.isArray(actual)) {
+        return { edits: [replace(mergeEntries(expected, actual, "event", HOOK_FIELDS))] };
+      }
+      break;
+    case "tools":
+      if (index === undefined && Array.isArray(actual)) {
+        return { edits: [replace(mergeEntries(expected, actual, "name", TOOL_FIELDS))] };
+      }
+      if (member === "name") {
+        return {
+          edits: [replace(actual)],
+          rerun: "only the name of this tool call was compared: run again with --update for " +
+            "the rest of the entry",
+        };
+      }
+      break;
+    case "env":
+      // No command hook ran: nothing was observed that the expectation could become.
+      if (index === undefined && actual === null) return { hand: failure.message };
+      break;
+    case "meta":
+      if (index !== undefined && actual === null) {
+        // The key is absent from _meta (or null there): it goes, and an emptied meta with it.
+        const meta = valueAt(caseValue, "/expect/meta");
+        const last = isRecord(meta) && Object.keys(meta).length === 1;
+        return { edits: [{ kind: "remove", pointer: last ? "/expect/meta" : pointer }] };
+      }
+      if (segments.length === 2) {
+        const kept = isRecord(expected) && isRecord(actual)
+          ? projectedOnto(expected, actual)
+          : undefined;
+        if (kept === undefined || Object.keys(kept).length === 0) {
+          return { hand: `${failure.message}: none of its keys is in _meta` };
+        }
+        return { edits: [replace(kept)] };
+      }
+      break;
+  }
+  const edits: Edit[] = actual === undefined ? [] : [replace(actual)];
+  const key = segments.at(-1);
+  const parent = valueAt(caseValue, pointer.slice(0, pointer.lastIndexOf("/")));
+  // Expected, but there is none: the key goes (an absent text matches no expectation).
+  if (actual === null && key !== undefined && isRecord(parent)) {
+    edits.push({ kind: "remove", pointer });
+  }
+  return { edits };
+}
+
+const HOOK_FIELDS = ["matcher", "decision"] as const;
+const TOOL_FIELDS = ["dispatched", "input", "status"] as const;
+
+/**
+ * The observed entries, each as an object with its `id` field (`event`, `name`); where the
+ * user's entry at the same position has the same id, only the fields they wrote are kept, else
+ * every observed field. A null field is left out (the schema has no null `status`).
+ */
+function mergeEntries(
+  expected: unknown,
+  actual: readonly unknown[],
+  id: string,
+  fields: readonly string[],
+): unknown[] {
+  const written = Array.isArray(expected) ? expected : [];
+  return actual.map((got, i) => {
+    if (!isRecord(got)) return got;
+    const want = written[i];
+    const same = isRecord(want) && want[id] === got[id];
+    const entry: Record<string, unknown> = { [id]: got[id] };
+    for (const field of fields) {
+      const chosen = !same || want[field] !== undefined;
+      if (chosen && got[field] !== null && got[field] !== undefined) entry[field] = got[field];
+    }
+    return entry;
+  });
+}
+
+/** `expected`'s keys with `actual`'s values, nested objects likewise; missing keys dropped. */
+function projectedOnto(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, want] of Object.entries(expected)) {
+    if (!Object.hasOwn(actual, key)) continue;
+    const got = actual[key];
+    const nested = isRecord(want) && isRecord(got) && !("matches" in want);
+    kept[key] = nested ? projectedOnto(want, got) : got;
+  }
+  return kept;
+}
+
+function applyToText(text: string, pointer: string, edit: Edit): EditResult {
+  return edit.kind === "remove"
+    ? removeProperty(text, pointer)
+    : replaceValue(text, pointer, edit.value);
+}
+
+/** A copy of `value` with the edit made. */
+function applyToValue(value: Record<string, unknown>, edit: Edit): Record<string, unknown> {
+  const copy = structuredClone(value);
+  const segments = pointerSegments(edit.pointer);
+  const last = segments.pop();
+  const parent = segments.reduce<unknown>(child, copy);
+  if (last === undefined) return copy;
+  if (Array.isArray(parent)) {
+    if (edit.kind === "replace") parent[Number(last)] = structuredClone(edit.value);
+  } else if (isRecord(parent)) {
+    if (edit.kind === "remove") delete parent[last];
+    else parent[last] = structuredClone(edit.value);
+  }
+  return copy;
+}
+
+/**
+ * Undefined when the new text parses, has no problem the old text had not (a file may hold
+ * invalid cases, which run as errors and are not edited), and its edited cases hold exactly the
+ * values planned; else what is wrong.
+ */
+function checkWritten(
+  file: string,
+  before: string,
+  after: string,
+  planned: Readonly<Map<string, unknown>>,
+): string | undefined {
+  const parsed = parseScenarioText(file, after);
+  const had = new Set(parseScenarioText(file, before).problems.map((p) => p.message));
+  const added = parsed.problems.find((p) => !had.has(p.message));
+  if (parsed.document === undefined || added !== undefined) {
+    return `the updated file would not be valid (${added?.message ?? "not JSONC"})`;
+  }
+  const root = parseJsonc(after);
+  for (const [pointer, value] of planned) {
+    const node = root === undefined ? undefined : nodeAt(root, pointer);
+    if (node === undefined || !jsonEqual(nodeValue(node), value)) {
+      return `the edit of the case at ${pointer} did not give the planned value`;
+    }
+  }
+  return undefined;
+}
+
+function valueAt(value: unknown, pointer: string): unknown {
+  return pointerSegments(pointer).reduce<unknown>(child, value);
+}
+
+function child(node: unknown, segment: string): unknown {
+  if (Array.isArray(node)) return node[Number(segment)];
+  return isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
+}
+
+function depth(failure: ExpectationFailure): number {
+  return pointerSegments(pointerOf(failure.path)).length;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What `--update` needs of the file system: the file's text, and an atomic write of it. */
+export interface ScenarioFileAccess {
+  read(file: string): Promise<string>;
+  write(file: string, text: string): Promise<void>;
+}
+
+export interface SnapshotUpdate {
+  readonly changes: readonly SnapshotChange[];
+  readonly left: readonly SnapshotLeft[];
+  /** `file` and case pointer of each case whose every failure was updated. */
+  readonly updated: ReadonlySet<string>;
+  /** Files that could not be read or written, with why. */
+  readonly problems: readonly string[];
+}
+
+/** The key of a case in `SnapshotUpdate.updated`. */
+export function caseKey(result: Pick<CaseResult, "location">): string {
+  return `${result.location.file}#${result.location.pointer}`;
+}
+
+/** Updates every file that has a failed case; a file is written only when something changed. */
+export async function updateSnapshots(
+  results: readonly CaseResult[],
+  files: ScenarioFileAccess,
+): Promise<SnapshotUpdate> {
+  const failedFiles = [
+    ...new Set(results.filter((r) => r.status === "failed").map((r) => r.location.file)),
+  ];
+  const changes: SnapshotChange[] = [];
+  const left: SnapshotLeft[] = [];
+  const updated = new Set<string>();
+  const problems: string[] = [];
+  for (const file of failedFiles) {
+    try {
+      const before = await files.read(file);
+      const update = updateScenarioText(file, before, results);
+      if (update.text !== before) await files.write(file, update.text);
+      changes.push(...update.changes);
+      left.push(...update.left);
+      for (const pointer of update.updatedCases) updated.add(`${file}#${pointer}`);
+    } catch (error) {
+      problems.push(`Cannot update "${file}": ${errorMessage(error)}`);
+    }
+  }
+  return { changes, left, updated, problems };
+}
