@@ -33,6 +33,11 @@ export const COMMAND_TREE: GroupNode = {
       kind: "group",
       summary: "inspect, check and fire the hooks of a directory's settings chain",
       children: {
+        init: {
+          kind: "leaf",
+          summary: "write a starter hooks-test suite from the hooks that fire here",
+          load: async () => (await import("./hooks_init.ts")).hooksInitCommand,
+        },
         list: {
           kind: "leaf",
           summary: "list every hook registration, where it comes from and whether it fires",

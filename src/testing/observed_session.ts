@@ -1,0 +1,66 @@
+/**
+ * What a session case did, read back from the runner as `observed_event.ts` reads an event
+ * case: a probe `expect` of empty lists, whose failures carry the whole observed lists (the
+ * firings that ran hooks, the tool calls, every stop reason, the notices).
+ */
+import type { CaseResult } from "./case_result.ts";
+import type { SessionExpectation } from "./scenario_schema.ts";
+
+export const SESSION_PROBE: SessionExpectation = {
+  hooks: [],
+  tools: [],
+  stopReason: [],
+  notices: [],
+};
+
+export interface ObservedFiring {
+  readonly event: string;
+  readonly matcher: string | null;
+  readonly decision: string;
+}
+
+export interface ObservedToolCall {
+  readonly name: string;
+  readonly dispatched: boolean;
+  readonly status: "completed" | "failed" | null;
+}
+
+export interface ObservedSession {
+  readonly hooks: readonly ObservedFiring[];
+  readonly tools: readonly ObservedToolCall[];
+  readonly stopReasons: readonly string[];
+  readonly notices: readonly string[];
+}
+
+export type SessionObservation =
+  | { readonly ok: true; readonly observed: ObservedSession }
+  | { readonly ok: false; readonly error: string };
+
+export function observedSession(result: CaseResult): SessionObservation {
+  if (result.status === "error") return { ok: false, error: result.error ?? "it could not run" };
+  const list = (path: string): readonly unknown[] => {
+    const actual = result.failures.find((f) => f.path === path)?.actual;
+    return Array.isArray(actual) ? actual : [];
+  };
+  return {
+    ok: true,
+    observed: {
+      hooks: list("expect.hooks").filter(isRecord).map((f) => ({
+        event: String(f["event"]),
+        matcher: typeof f["matcher"] === "string" ? f["matcher"] : null,
+        decision: String(f["decision"]),
+      })),
+      tools: list("expect.tools").filter(isRecord).map((t) => ({
+        name: String(t["name"]),
+        dispatched: t["dispatched"] === true,
+        status: t["status"] === "completed" || t["status"] === "failed" ? t["status"] : null,
+      })),
+      stopReasons: list("expect.stopReason").map(String),
+      notices: list("expect.notices").map(String),
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
