@@ -15,9 +15,11 @@ export const DOCUMENTED_COMMANDS: readonly string[] = [
   "llama-agent",
   "llama-agent acp",
   "llama-agent hooks",
+  "llama-agent hooks init",
   "llama-agent hooks list",
   "llama-agent hooks lint",
   "llama-agent hooks run",
+  "llama-agent hooks schema",
   "llama-agent hooks test",
 ];
 
