@@ -46,9 +46,13 @@ export interface ScriptProblem {
 
 /** Programs that read the script named by their first argument: it need not be executable. */
 const INTERPRETER =
-  /^(sh|bash|zsh|dash|ksh|fish|node|nodejs|deno|bun|tsx|ts-node|python[0-9.]*|ruby|perl|php|lua|Rscript|source|\.)$/;
+  /^(sh|bash|zsh|dash|ksh|fish|node|nodejs|deno|bun|uv|tsx|ts-node|python[0-9.]*|ruby|perl|php|lua|Rscript|source|\.)$/;
+/** Shells, whose `-c` word is a command line: one word of it is a program run directly. */
+const SHELL = /^(sh|bash|zsh|dash|ksh)$/;
 /** Interpreters that take a `run` subcommand before the script. */
-const RUN_SUBCOMMAND = /^(deno|bun)$/;
+const RUN_SUBCOMMAND = /^(deno|bun|uv)$/;
+/** Options after which an interpreter runs inline code, not a file. */
+const INLINE_CODE = /^-(c|e|-eval|-command)$/;
 /** Words that run the next word as the program. */
 const PREFIX = new Set(["exec", "command", "nohup", "time", "env"]);
 const RESERVED = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until"]);
@@ -118,35 +122,67 @@ function programScript(
   words: readonly (string | undefined)[],
   bases: readonly ScriptBase[],
 ): { base: ScriptBase; rest: string; runDirectly: boolean; index: number } | undefined {
+  const found = programWords(words);
+  if (found === undefined) return undefined;
+  const program = found.command ?? found.program;
+  const direct = baseRest(words[program]!, bases);
+  if (direct !== undefined) return { ...direct, runDirectly: true, index: program };
+  if (found.script === undefined) return undefined;
+  const script = words[found.script];
+  const read = script === undefined ? undefined : baseRest(script, bases);
+  return read && { ...read, runDirectly: false, index: found.script };
+}
+
+/** Where a simple command names what it runs, by index into its words. */
+export interface ProgramWords {
+  /** The program: the first word past assignments, reserved words and prefixes (`env -i`). */
+  readonly program: number;
+  /** Whether the program is an interpreter (`bash`, `python3`, `deno run`, ...). */
+  readonly interpreter: boolean;
+  /**
+   * An interpreter's script: its first plain argument (later ones may be files a hook
+   * creates). Absent when it has none or runs inline code (`bash -c`).
+   */
+  readonly script?: number;
+  /** A shell's `-c` command line that is one word (`bash -c "$DIR/x.sh"`): the program it runs. */
+  readonly command?: number;
+}
+
+/**
+ * Reads one simple command's words (undefined: only known at run time) as far as the program
+ * and an interpreter's script; undefined when the program is not known.
+ */
+export function programWords(words: readonly (string | undefined)[]): ProgramWords | undefined {
   let k = 0;
-  while (k < words.length) {
-    const word = words[k];
-    if (word === undefined) return undefined;
-    if (RESERVED.has(word) || ASSIGNMENT.test(word)) {
-      k++;
-    } else if (PREFIX.has(word)) {
-      k++;
-      while (words[k]?.startsWith("-")) k++;
-    } else {
-      break;
-    }
+  for (let word = words[k]; word !== undefined; word = words[++k]) {
+    if (PREFIX.has(fileName(word))) { while (words[k + 1]?.startsWith("-")) k++; }
+    else if (!RESERVED.has(word) && !ASSIGNMENT.test(word)) break;
   }
   const program = words[k];
   if (program === undefined) return undefined;
-  const direct = baseRest(program, bases);
-  if (direct !== undefined) return { ...direct, runDirectly: true, index: k };
-  const name = program.slice(program.lastIndexOf("/") + 1);
-  if (!INTERPRETER.test(name)) return undefined;
-  // Only the first plain argument: later ones may be output files a hook creates.
+  const name = fileName(program);
+  const found = { program: k, interpreter: INTERPRETER.test(name) };
+  if (!found.interpreter) return found;
   let i = k + 1;
-  while (words[i]?.startsWith("-")) i++;
+  /** Steps over options; false at one that makes the next word inline code. */
+  const skipOptions = () => {
+    for (; words[i]?.startsWith("-"); i++) if (INLINE_CODE.test(words[i] ?? "")) return false;
+    return true;
+  };
+  if (!skipOptions()) {
+    const line = words[i + 1];
+    const oneWord = SHELL.test(name) && words[i] === "-c" && line !== undefined && !/\s/.test(line);
+    return oneWord ? { ...found, command: i + 1 } : found;
+  }
   if (RUN_SUBCOMMAND.test(name) && words[i] === "run") {
     i++;
-    while (words[i]?.startsWith("-")) i++;
+    if (!skipOptions()) return found;
   }
-  const script = words[i];
-  const found = script === undefined ? undefined : baseRest(script, bases);
-  return found === undefined ? undefined : { ...found, runDirectly: false, index: i };
+  return i < words.length ? { ...found, script: i } : found;
+}
+
+function fileName(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1);
 }
 
 /** The base and the path after its directory, when a word is exactly `<dir>/<path>`. */

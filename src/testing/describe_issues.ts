@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { jsonPointer } from "../hooks/diagnostic.ts";
+import { nearestName } from "./nearest_name.ts";
 
 type Issue = z.core.$ZodIssue;
 type Segment = string | number;
@@ -87,7 +88,7 @@ function describeAll(
           break;
         }
         const close = typeof value === "string"
-          ? closest(value, issue.values.filter((v) => typeof v === "string"))
+          ? nearestName(value, issue.values.filter((v) => typeof v === "string"))
           : undefined;
         const hint = close === undefined ? "" : ` (did you mean "${close}"?)`;
         // A schema with its own message says why only that value is allowed.
@@ -228,7 +229,7 @@ function scoreBranch(errors: readonly Issue[], path: readonly Segment[], root: u
 
 function unknownField(key: string, schema: Schema, value: unknown): string {
   const known = fieldsOf(schema, value);
-  const close = closest(key, known);
+  const close = nearestName(key, known);
   if (close !== undefined) return `unknown field "${key}" (did you mean "${close}"?)`;
   if (known.length === 0) return `unknown field "${key}"`;
   return `unknown field "${key}" (expected ${joinOr(known.map((k) => `"${k}"`))})`;
@@ -374,32 +375,4 @@ function plural(count: number, noun: string): string {
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-/** The candidate a typo most likely meant: same letters ignoring case, or a few edits away. */
-function closest(text: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.min(3, Math.max(1, Math.ceil(text.length / 3)));
-  for (const candidate of candidates) {
-    if (candidate.toLowerCase() === text.toLowerCase()) return candidate;
-    const distance = editDistance(text.toLowerCase(), candidate.toLowerCase());
-    if (distance <= bestDistance) {
-      best = candidate;
-      bestDistance = distance - 1;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

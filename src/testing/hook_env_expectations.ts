@@ -9,7 +9,7 @@
  *   line that sets nothing is named in the failure of a variable it may have meant to set.
  */
 import type { HookFiring } from "../hooks/hook_engine.ts";
-import { describeText, type FailureList, handlerText } from "./expectation_match.ts";
+import { describeText, type FailureList, handlerText, matchText } from "./expectation_match.ts";
 import type { EventExpectation } from "./scenario_schema.ts";
 
 /** The whole environment a command hook's process got, by registration id. */
@@ -88,16 +88,9 @@ function variableDiffers(
   if (want === null) {
     return actual === null ? null : `nothing, but it is ${JSON.stringify(actual)}`;
   }
-  if (actual === null) return `${describeText(want)}, but it is not set`;
-  if (typeof want === "string") {
-    return want === actual ? null : `${describeText(want)}, but it is ${JSON.stringify(actual)}`;
-  }
-  let matched: boolean;
-  try {
-    matched = new RegExp(want.matches).test(actual);
-  } catch {
-    // The schema refuses a regex that does not compile.
-    matched = false;
-  }
-  return matched ? null : `${describeText(want)}, but it is ${JSON.stringify(actual)}`;
+  // A regex that does not compile matches nothing (the schema refuses one).
+  const match = matchText(want, actual);
+  if (match.ok && match.matched) return null;
+  const is = actual === null ? "it is not set" : `it is ${JSON.stringify(actual)}`;
+  return `${describeText(want)}, but ${is}`;
 }

@@ -21,7 +21,7 @@ import { isFiredEvent } from "../hooks/event_table.ts";
 import type { CommandHandlerConfig } from "../hooks/handler_config.ts";
 import { matches } from "../hooks/matcher.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
-import { scriptReferences, splitShell } from "../hooks/script_path_lint.ts";
+import { programWords, scriptReferences, splitShell } from "../hooks/script_path_lint.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { type ReadTextFile, settingsChainPaths } from "../hooks/settings_chain.ts";
 import type { LoadedHandler } from "../hooks/settings_entries.ts";
@@ -214,17 +214,6 @@ function scriptsOfCase(
   );
 }
 
-/** Interpreters whose first argument is the script they run. */
-const INTERPRETER =
-  /^(sh|bash|zsh|dash|ksh|fish|node|nodejs|deno|bun|uv|tsx|ts-node|python[0-9.]*|ruby|perl|php|lua|Rscript|source|\.)$/;
-/** Interpreters that take a `run` subcommand before the script. */
-const RUN_SUBCOMMAND = /^(deno|bun|uv)$/;
-/** Options after which an interpreter runs inline code, not a file. */
-const INLINE_CODE = /^-(c|e|-eval|-command)$/;
-/** Words that run the next word as the program. */
-const PREFIX = new Set(["exec", "command", "nohup", "time", "env"]);
-const RESERVED = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until"]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** `splitShell` writes `$CLAUDE_PROJECT_DIR` and `$CLAUDE_PLUGIN_ROOT` as control characters. */
 // deno-lint-ignore no-control-regex
 const BASE_MARKER = /[\u0000-\u001f]/;
@@ -257,29 +246,12 @@ export function hookScripts(handler: CommandHandlerConfig, projectDir: string): 
 
 /** The word of one simple command that names a script file, if one does. */
 function scriptWord(words: readonly (string | undefined)[]): string | undefined {
-  let k = 0;
-  for (; k < words.length; k++) {
-    const word = words[k];
-    if (word === undefined) return undefined;
-    if (RESERVED.has(word) || ASSIGNMENT.test(word)) continue;
-    if (!PREFIX.has(basename(word))) break;
-    while (words[k + 1]?.startsWith("-")) k++;
-  }
-  const program = words[k];
-  if (program === undefined) return undefined;
-  const name = basename(program);
-  if (!INTERPRETER.test(name)) return program.includes("/") ? program : undefined;
-  let i = k + 1;
-  const skipOptions = () => {
-    for (; words[i]?.startsWith("-"); i++) if (INLINE_CODE.test(words[i] ?? "")) return false;
-    return true;
-  };
-  if (!skipOptions()) return undefined;
-  if (RUN_SUBCOMMAND.test(name) && words[i] === "run") {
-    i++;
-    if (!skipOptions()) return undefined;
-  }
-  return words[i];
+  const found = programWords(words);
+  if (found === undefined) return undefined;
+  if (found.script !== undefined) return words[found.script];
+  if (found.interpreter && found.command === undefined) return undefined;
+  const program = words[found.command ?? found.program];
+  return program?.includes("/") ? program : undefined;
 }
 
 /** Whether `path` is `dir` or lies below it (both absolute and normalised). */

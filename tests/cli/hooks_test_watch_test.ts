@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { within } from "../helpers/within.ts";
 import {
   CLEAR_SCREEN,
   type WatchedRun,
@@ -7,46 +8,11 @@ import {
 } from "../../src/cli/hooks_test_watch.ts";
 import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
 import { withFiles } from "../testing/scenario_files.ts";
-
-const hook = (command: string) => [{ hooks: [{ type: "command", command }] }];
-
-/** A guard on PreToolUse and a logger on Stop, each with a scenario of its own. */
-const PROJECT: Record<string, string> = {
-  ".claude/settings.json": JSON.stringify({
-    hooks: { PreToolUse: hook("bash .claude/hooks/guard.sh"), Stop: hook("./log.sh") },
-  }),
-  ".claude/hooks/guard.sh": "exit 0\n",
-  "log.sh": "exit 0\n",
-  "README.md": "unrelated\n",
-  ".claude/hooks-tests/guard.test.jsonc": JSON.stringify({
-    cases: [{
-      name: "g",
-      event: "PreToolUse",
-      input: { tool_name: "shell" },
-      expect: { errors: 0 },
-    }],
-  }),
-  ".claude/hooks-tests/stop.test.jsonc": JSON.stringify({
-    cases: [{ name: "s", event: "Stop", expect: { errors: 0 } }],
-  }),
-};
-
-/** `promise`, or a failure saying what never came after a generous wait. */
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not come within 20 s`)), 20_000);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { WATCH_PROJECT, WATCH_WAIT_MS } from "../testing/watch_project.ts";
 
 interface Watching {
   readonly dir: string;
-  /** The scenario names of the next run, once it starts. */
+  /** The scenario names of the next run, once it starts; fails when none starts in time. */
   nextRun(): Promise<string[]>;
   /** Every run so far, by scenario names. */
   readonly runs: string[][];
@@ -57,12 +23,12 @@ interface Watching {
   stop(): Promise<number>;
 }
 
-/** Runs `watchLoop` on a copy of PROJECT with a recording `runOnce`. */
+/** Runs `watchLoop` on a copy of WATCH_PROJECT with a recording `runOnce`. */
 function withWatch(
   options: { readonly tty?: boolean; readonly run?: WatchedRun },
   fn: (watching: Watching) => Promise<void>,
 ): Promise<void> {
-  return withFiles(PROJECT, async (dir) => {
+  return withFiles(WATCH_PROJECT, async (dir) => {
     const runs: string[][] = [];
     const queued: string[][] = [];
     const waiting: ((names: string[]) => void)[] = [];
@@ -103,10 +69,15 @@ function withWatch(
       await fn({
         dir,
         runs,
-        nextRun: () => {
+        nextRun: async () => {
           const ready = queued.shift();
-          if (ready !== undefined) return Promise.resolve(ready);
-          return within(new Promise((resolve) => waiting.push(resolve)), "a run");
+          if (ready !== undefined) return ready;
+          const names = await within(
+            new Promise<string[]>((resolve) => waiting.push(resolve)),
+            WATCH_WAIT_MS,
+          );
+          assert(names !== undefined, `no run started within ${WATCH_WAIT_MS} ms`);
+          return names;
         },
         output: () => output,
         ctrlC: () => termination,
@@ -187,7 +158,7 @@ Deno.test("Ctrl-C stops the watch with the exit code of the last run", async () 
     const handler = ctrlC();
     assert(handler !== undefined, "the loop listens for Ctrl-C");
     handler();
-    assertEquals(await within(stop(), "the end of the loop"), 1);
+    assertEquals(await within(stop(), WATCH_WAIT_MS), 1);
     assertEquals(ctrlC(), undefined);
   });
 });

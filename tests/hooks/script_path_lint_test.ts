@@ -18,6 +18,13 @@ Deno.test("only the word that names the program or an interpreter's script is a 
   assertEquals(refs("/usr/bin/python3.12 $CLAUDE_PROJECT_DIR/x.py"), ["read /x.py"]);
   assertEquals(refs("npx tsc --outFile $CLAUDE_PROJECT_DIR/out.js"), []);
   assertEquals(refs("env -i A=1 $CLAUDE_PROJECT_DIR/e.sh"), ["run /e.sh"]);
+  assertEquals(refs("/usr/bin/env $CLAUDE_PROJECT_DIR/e.sh"), ["run /e.sh"]);
+  assertEquals(refs("uv run --quiet $CLAUDE_PROJECT_DIR/u.py"), ["read /u.py"]);
+  // Inline code names no script file, whatever it starts with.
+  assertEquals(refs('python3 -c "$CLAUDE_PROJECT_DIR/not_a_file"'), []);
+  // A shell's one-word command line is a program the shell runs.
+  assertEquals(refs('bash -c "$CLAUDE_PROJECT_DIR/c.sh"'), ["run /c.sh"]);
+  assertEquals(refs('sh -c "$CLAUDE_PROJECT_DIR/c.sh --fast"'), []);
   assertEquals(refs("# $CLAUDE_PROJECT_DIR/c.sh"), []);
   assertEquals(refs("$CLAUDE_PROJECT_DIR/a.sh | $CLAUDE_PROJECT_DIR/a.sh"), ["run /a.sh"]);
   assertEquals(refs("bash", ["$CLAUDE_PROJECT_DIR/x.sh", "$CLAUDE_PROJECT_DIR/y"]), [
