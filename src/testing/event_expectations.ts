@@ -33,6 +33,7 @@ import {
   type EnvFileReadBack,
   type HookEnvs,
 } from "./hook_env_expectations.ts";
+import { hookLabel } from "./hook_label.ts";
 import { contextOf, noticesOf } from "./session_view.ts";
 
 /** What one event case's firing left to compare. */
@@ -53,7 +54,7 @@ export function checkEventExpectations(
   seen: EventObservations,
   failures: FailureList,
 ): void {
-  const { firing, selection, registry } = seen;
+  const { firing, registry } = seen;
   const { decision } = firing;
   const verdict = decision.verdict;
   if (expect.decision !== undefined) {
@@ -105,7 +106,7 @@ export function checkEventExpectations(
   const known = knownHooks(registry);
   const ran = firing.runs.map((run) => run.registration);
   if (expect.matched !== undefined) {
-    checkMatched(expect.matched, firing, selection, known, failures);
+    checkMatched(expect.matched, seen, known, failures);
   }
   expect.notMatched?.forEach((ref, i) => {
     const path = `expect.notMatched[${i}]`;
@@ -178,8 +179,7 @@ export function checkEventExpectations(
 
 function checkMatched(
   refs: readonly string[],
-  firing: HookFiring,
-  selection: Selection,
+  { firing, selection, registry }: Pick<EventObservations, "firing" | "selection" | "registry">,
   known: readonly KnownHook[],
   failures: FailureList,
 ): void {
@@ -206,7 +206,8 @@ function checkMatched(
       `${shown.length === 0 ? "none ran" : `these ran: ${shown.join(", ")}`}` +
       (why.length > 0 ? `; ${why.join("; ")}` : ""),
     refs,
-    ran.map((r) => r.id),
+    // As hooks init names them, so that --update writes what init would.
+    ran.map((r) => hookLabel(r, registry.registrations)),
   );
 }
 

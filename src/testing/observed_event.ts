@@ -5,6 +5,7 @@
  * through the very code `hooks test` runs (hermetic place, payload, selection, checks), and
  * what init writes is what that code will compare.
  */
+import { isRecord } from "../hooks/json_value_at.ts";
 import type { CaseResult, ExplainedFiring } from "./case_result.ts";
 import type { EventExpectation } from "./scenario_schema.ts";
 
@@ -32,7 +33,7 @@ export interface ObservedEvent {
   readonly systemMessage: string | null;
   readonly stopReason: string | null;
   readonly updatedInput: Readonly<Record<string, unknown>> | null;
-  /** Registration ids of the hooks that ran, in chain order. */
+  /** The hooks that ran, in chain order, as references the way `expect.matched` reports them. */
   readonly matched: readonly string[];
   readonly exitCodes: readonly number[];
   readonly errors: number;
@@ -77,8 +78,4 @@ export function observedEvent(result: CaseResult): EventObservation {
       explain: result.explain?.[0],
     },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

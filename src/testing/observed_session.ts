@@ -3,8 +3,10 @@
  * case: a probe `expect` of empty lists, whose failures carry the whole observed lists (the
  * firings that ran hooks, the tool calls, every stop reason, the notices).
  */
+import { isRecord } from "../hooks/json_value_at.ts";
 import type { CaseResult } from "./case_result.ts";
 import type { SessionExpectation } from "./scenario_schema.ts";
+import type { ObservedTool } from "./session_expectations.ts";
 
 export const SESSION_PROBE: SessionExpectation = {
   hooks: [],
@@ -19,11 +21,8 @@ export interface ObservedFiring {
   readonly decision: string;
 }
 
-export interface ObservedToolCall {
-  readonly name: string;
-  readonly dispatched: boolean;
-  readonly status: "completed" | "failed" | null;
-}
+/** A tool call as the session probe's failure lists it (without its input). */
+export type ObservedToolCall = Pick<ObservedTool, "name" | "dispatched" | "status">;
 
 export interface ObservedSession {
   readonly hooks: readonly ObservedFiring[];
@@ -59,8 +58,4 @@ export function observedSession(result: CaseResult): SessionObservation {
       notices: list("expect.notices").map(String),
     },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

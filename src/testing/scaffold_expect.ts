@@ -24,10 +24,10 @@ export interface ScaffoldedExpect {
 }
 
 export interface HookNames {
-  /** A registration id → the hook reference the suite uses for it. */
-  label(id: string): string;
+  /** A hook reference (an id, or a label) → the label the suite uses for the hook. */
+  label(ref: string): string;
   /** Hooks whose answers depend on something outside (http). */
-  isVolatile(id: string): boolean;
+  isVolatile(ref: string): boolean;
 }
 
 export function eventExpect(

@@ -16,12 +16,17 @@
  *   it (`sed -i`, a redirection into a file, `tee`, `git add`, ...). Writes to `$HOME` are not
  *   counted: every case's HOME is its own.
  */
-import { HOOK_EVENTS, isFiredEvent } from "../hooks/event_table.ts";
+import {
+  FIRED_EVENTS,
+  type FiredEventName,
+  HOOK_EVENTS,
+  isFiredEvent,
+  type ProfileEventName,
+} from "../hooks/event_table.ts";
 import type { Registration } from "../hooks/registration.ts";
 import { type Registry, selectRegistrations } from "../hooks/registry.ts";
 import { matches } from "../hooks/matcher.ts";
 import { type CompatProfile, toolNameOf } from "../profile/compat_profile.ts";
-import type { EventCase } from "./scenario_schema.ts";
 import {
   dangerousCalls,
   harmlessCall,
@@ -31,19 +36,10 @@ import {
   toolResponseFor,
 } from "./scaffold_inputs.ts";
 import { chooseToolCall, type ChosenTool, letsThrough } from "./scaffold_tool_call.ts";
-import { hookLabel } from "./scaffold_labels.ts";
+import { hookLabel } from "./hook_label.ts";
 
-/** The events an event case may fire (the scenario schema's list). */
-const CASE_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Notification",
-  "Stop",
-] as const satisfies readonly EventCase["event"][];
-export type CaseEvent = (typeof CASE_EVENTS)[number];
+/** The events an event case may fire: the scenario schema's list, those of the default profile. */
+export type CaseEvent = Exclude<FiredEventName, ProfileEventName>;
 type ToolEvent = "PreToolUse" | "PostToolUse" | "PostToolUseFailure";
 
 export interface PlannedCase {
@@ -170,7 +166,7 @@ export function planSuite(request: PlanRequest): SuitePlan {
 }
 
 function isCaseEvent(event: string): event is CaseEvent {
-  return (CASE_EVENTS as readonly string[]).includes(event);
+  return (FIRED_EVENTS as readonly string[]).includes(event);
 }
 
 function isToolEvent(event: CaseEvent): event is ToolEvent {

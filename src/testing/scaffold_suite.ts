@@ -25,7 +25,8 @@ import { runScenarios } from "./run_scenarios.ts";
 import type { RunOptions, RunResult } from "./scenario_run.ts";
 import { eventExpect, type HookNames, sessionExpect } from "./scaffold_expect.ts";
 import { hookText } from "./scaffold_hook_text.ts";
-import { hookLabel } from "./scaffold_labels.ts";
+import { refersTo } from "./expectation_match.ts";
+import { hookLabel } from "./hook_label.ts";
 import { planSuite } from "./scaffold_plan.ts";
 import { caseName, probeText, suiteText, type WrittenCase } from "./scaffold_file.ts";
 
@@ -86,12 +87,14 @@ export async function scaffoldSuite(
     return { ok: false, message: noHooksMessage(registry.registrations.length, profile) };
   }
 
+  // A ref is an id (from --explain) or already a label (from `matched`): refersTo takes both.
+  const hookOf = (ref: string) => registry.registrations.find((r) => refersTo(ref, r));
   const names: HookNames = {
-    label: (id) => {
-      const found = registry.registrations.find((r) => r.id === id);
-      return found === undefined ? id : hookLabel(found, registry.registrations);
+    label: (ref) => {
+      const found = hookOf(ref);
+      return found === undefined ? ref : hookLabel(found, registry.registrations);
     },
-    isVolatile: (id) => registry.registrations.find((r) => r.id === id)?.handler.type === "http",
+    isVolatile: (ref) => hookOf(ref)?.handler.type === "http",
   };
   const scratch = await makeScratch(request.env);
   try {

@@ -102,6 +102,17 @@ Deno.test("--update leaves what it cannot express, says so on stderr for a progr
   });
 });
 
+Deno.test("--update writes the hooks that ran as hooks init names them: the script, not a registration id", async () => {
+  const expectsNone = SCENARIO.replace('"decision": "deny",', '"decision": "deny", "matched": [],');
+  await inProject(expectsNone, async (hooksTest, file) => {
+    const run = await hooksTest(["--update"]);
+    assertEquals(run.code, 0, run.stdout);
+    const written = await Deno.readTextFile(file);
+    assert(written.includes('"matched": ["guard.sh"],'), written);
+    assertEquals((await hooksTest([])).code, 0);
+  });
+});
+
 Deno.test("--update with --filter updates only the cases that ran; without failures nothing is written", async () => {
   await inProject(SCENARIO, async (hooksTest, file) => {
     const run = await hooksTest(["--update", "--filter", "allows ls"]);

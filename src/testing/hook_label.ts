@@ -1,9 +1,9 @@
 /**
- * How a scaffolded suite names a hook: the shortest hook reference a reader recognises (the
- * script's file name, else the whole command, URL or prompt start) that names that hook alone,
- * so `matched: ["guard.sh"]` reads as what it checks. Falls back to the registration id.
+ * How a suite names a hook, in what `hooks init` writes and what `hooks test --update` writes
+ * alike: the shortest hook reference a reader recognises (the script's file name, else the whole
+ * command, URL or prompt start) that names that hook alone, so `matched: ["guard.sh"]` reads as
+ * what it checks. Falls back to the registration id where every such reference is ambiguous.
  */
-import { summarizeHandler } from "../hooks/handler_config.ts";
 import type { Registration } from "../hooks/registration.ts";
 import { handlerText } from "./expectation_match.ts";
 
@@ -26,12 +26,6 @@ export function hookLabel(registration: Registration, all: readonly Registration
     )
   );
   return unique ?? registration.id;
-}
-
-/** What a report line calls a hook: its label, or its summary when the label is an id. */
-export function hookTitle(registration: Registration, all: readonly Registration[]): string {
-  const label = hookLabel(registration, all);
-  return label === registration.id ? summarizeHandler(registration.handler) : label;
 }
 
 function scriptNames(text: string): string[] {
