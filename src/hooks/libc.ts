@@ -92,6 +92,13 @@ const SYMBOLS = {
     parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"],
     result: "i32",
   },
+  // The same call on a worker thread: the event loop goes on while the child execs.
+  posix_spawn_on_thread: {
+    name: "posix_spawn",
+    parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"],
+    result: "i32",
+    nonblocking: true,
+  },
   posix_spawnattr_init: { parameters: ["buffer"], result: "i32" },
   posix_spawnattr_destroy: { parameters: ["buffer"], result: "i32" },
   posix_spawnattr_setflags: { parameters: ["buffer", "i16"], result: "i32" },
@@ -139,6 +146,8 @@ const SYMBOLS = {
   waitpid_now: { name: "waitpid", parameters: ["i32", "buffer", "i32"], result: "i32" },
   // Linux 5.3 and glibc 2.36; where either is missing, each child is waited for on a thread.
   pidfd_open: { parameters: ["i32", "u32"], result: "i32", optional: true },
+  // A signal to a group, where a group already gone is -1 (ESRCH), not a thrown error.
+  kill: { parameters: ["i32", "i32"], result: "i32" },
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer", optional: true },
   __error: { parameters: [], result: "pointer", optional: true },
@@ -152,6 +161,20 @@ export interface Libc {
   readonly flavor: LibcFlavor;
   /** A description for `--version --verbose`: which C library, which version. */
   readonly description: string;
+}
+
+const signalNumbers = new WeakMap<LibcFlavor, ReadonlyMap<Deno.Signal, number>>();
+
+/** A signal's number on this system; undefined for one it does not have. */
+export function signalNumber(flavor: LibcFlavor, signal: Deno.Signal): number | undefined {
+  let numbers = signalNumbers.get(flavor);
+  if (numbers === undefined) {
+    numbers = new Map(
+      Object.entries(flavor.signalNames).map(([number, name]) => [name, Number(number)]),
+    );
+    signalNumbers.set(flavor, numbers);
+  }
+  return numbers.get(signal);
 }
 
 /** glibc 2.29 is the first with posix_spawn_file_actions_addchdir_np (2.26 brought SETSID). */

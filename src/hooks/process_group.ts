@@ -5,6 +5,7 @@
  */
 
 import type { GroupChild, GroupCommand, SpawnOptions } from "./group_child.ts";
+import { signalNumber } from "./libc.ts";
 import { posixSpawner, spawnPath } from "./spawn_path.ts";
 
 const GROUP_POLL_MS = 20;
@@ -15,6 +16,21 @@ const GROUP_POLL_MS = 20;
  */
 export function spawnInOwnGroup(command: GroupCommand, options: SpawnOptions): GroupChild {
   return posixSpawner()?.spawn(command, options) ?? spawnWithDeno(command, options);
+}
+
+/**
+ * `spawnInOwnGroup`, with posix_spawn on a worker thread: the event loop is not held while the
+ * child execs (a millisecond or more on a loaded machine), so spawns overlap. The fallback
+ * spawns as `spawnInOwnGroup` does; a spawn that fails rejects.
+ */
+export async function spawnInOwnGroupOnThread(
+  command: GroupCommand,
+  options: SpawnOptions,
+): Promise<GroupChild> {
+  const spawner = posixSpawner();
+  return spawner === undefined
+    ? spawnWithDeno(command, options)
+    : await spawner.spawnOnThread(command, options);
 }
 
 /**
@@ -119,8 +135,15 @@ export async function terminateGroup(
   if (!signalGroup(group, "SIGKILL") && !leaderGone) toLeader("SIGKILL");
 }
 
-/** Whether the signal reached at least one member of the group. */
+/**
+ * Whether the signal reached at least one member of the group. Through the C library's kill()
+ * where the posix_spawn spawner is in use: a group already gone (every reap after a hook's exit)
+ * is then -1, where Deno.kill builds and throws an error for it.
+ */
 export function signalGroup(group: number, signal: Deno.Signal): boolean {
+  const libc = posixSpawner()?.libc;
+  const number = libc === undefined ? undefined : signalNumber(libc.flavor, signal);
+  if (libc !== undefined && number !== undefined) return libc.symbols.kill(-group, number) === 0;
   try {
     Deno.kill(-group, signal);
     return true;
