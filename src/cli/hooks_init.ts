@@ -40,7 +40,7 @@ const spec: CommandSpec = {
   positionals: [],
   examples: [
     "llama-agent hooks init && llama-agent hooks test",
-    "llama-agent hooks init --cwd ../other-project --name guards",
+    "llama-agent hooks init --cwd packages/api --name guards",
     "llama-agent hooks init --compat claude   # hooks written for Claude Code's Bash, Edit, ...",
     "llama-agent hooks init --force            # start again from what the hooks do now",
   ],

@@ -64,7 +64,7 @@ const spec: CommandSpec = {
   positionals: [],
   examples: [
     "llama-agent hooks lint",
-    "llama-agent hooks lint --cwd ../other-project --format json",
+    "llama-agent hooks lint --cwd packages/api --format json",
     "llama-agent hooks lint --fix   # Bash -> Bash|shell, Edit|Write -> Edit|Write|fs_edit|fs_write",
     "llama-agent hooks lint --compat claude",
     "llama-agent hooks lint --compat claude --plugin-dir ../my-plugin",

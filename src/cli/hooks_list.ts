@@ -41,7 +41,7 @@ const spec: CommandSpec = {
   positionals: [],
   examples: [
     "llama-agent hooks list",
-    "llama-agent hooks list --cwd ../other-project --json",
+    "llama-agent hooks list --cwd packages/api --json   # --cwd: under this directory or $HOME",
     "llama-agent hooks list --compat claude",
     "llama-agent hooks list --compat claude --plugin-dir ../my-plugin",
   ],

@@ -20,6 +20,7 @@ import {
   isHookEventName,
   PROFILE_EVENTS,
 } from "../hooks/event_table.ts";
+import type { Verdict } from "../hooks/decision.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { fireHooks } from "../hooks/hook_engine.ts";
 import { isRecord } from "../hooks/json_value_at.ts";
@@ -44,7 +45,10 @@ const spec: CommandSpec = {
     `EVENT is one of: ${FIRED_EVENTS.join(", ")}; with --compat claude also\n` +
     `${PROFILE_EVENTS.join(", ")}.\n` +
     "With --compat claude, the hooks of each --plugin-dir plugin and of the plugins the settings\n" +
-    "enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a session.",
+    "enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a session.\n" +
+    "Exit codes: 0 the event fired (whatever the hooks decided, unless --exit-code); 1 with\n" +
+    "--exit-code, the decision blocks (deny on PreToolUse and PermissionRequest, keep going on\n" +
+    "Stop) or stops the turn (continue:false); 2 a usage error; 130 interrupted.",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
@@ -56,6 +60,11 @@ const spec: CommandSpec = {
       description: "Event fields as a JSON object, inline or from a file",
     },
     { name: "json", type: "boolean", description: "Print one JSON object instead of a report" },
+    {
+      name: "exit-code",
+      type: "boolean",
+      description: "Exit 1 when the decision blocks or denies, or stops the turn (for scripts)",
+    },
   ],
   positionals: [{
     name: "EVENT",
@@ -67,6 +76,7 @@ const spec: CommandSpec = {
     "llama-agent hooks run SessionStart",
     `llama-agent hooks run PreToolUse --compat claude --input '{"tool_name":"Bash","tool_input":{"command":"git commit -m x"}}'`,
     "llama-agent hooks run Stop --input @stop.json --json",
+    `llama-agent hooks run PreToolUse --exit-code --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}' > /dev/null || echo denied`,
     `llama-agent hooks run PreToolUse --compat claude --plugin-dir ../guard --input '{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}'`,
   ],
 };
@@ -113,6 +123,7 @@ export const hooksRunCommand: CliCommand = {
     });
     const abort = new AbortController();
     const onInterrupt = () => abort.abort();
+    let verdict: Verdict["kind"] = "none";
     Deno.addSignalListener("SIGINT", onInterrupt);
     try {
       const firing = await fireHooks({
@@ -123,6 +134,7 @@ export const hooksRunCommand: CliCommand = {
         runHandler: createHandlerRunner(),
         context: { event: event.name, cwd: invocation.cwd, sessionId, signal: abort.signal },
       });
+      verdict = firing.decision.verdict.kind;
       const report = { cwd: invocation.cwd, home: io.env("HOME"), hooks, selection, firing };
       if (invocation.flags["json"] === true) {
         io.stdout(JSON.stringify(renderFiring.json(report), null, 2) + "\n");
@@ -139,9 +151,31 @@ export const hooksRunCommand: CliCommand = {
           `: run "llama-agent hooks lint" for details\n`,
       );
     }
-    return abort.signal.aborted ? 130 : EXIT.ok;
+    if (abort.signal.aborted) return 130;
+    return invocation.flags["exit-code"] === true && blocksOrStops(verdict)
+      ? EXIT.failure
+      : EXIT.ok;
   },
 };
+
+/**
+ * What --exit-code reports as 1: a block or deny, or continue:false. Ask and defer hand the call
+ * to someone else rather than refuse it, so they are not.
+ */
+function blocksOrStops(verdict: Verdict["kind"]): boolean {
+  switch (verdict) {
+    case "block":
+    case "stop":
+      return true;
+    case "none":
+    case "allow":
+    case "ask":
+    case "defer":
+      return false;
+    default:
+      return verdict satisfies never;
+  }
+}
 
 function checkEvent(
   name: string,

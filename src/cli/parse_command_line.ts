@@ -1,8 +1,10 @@
 /**
  * Parses one command's arguments against its own flag table. Unknown flags, missing values,
- * values outside a flag's choices and stray positionals are usage errors that say what to run.
+ * values outside a flag's choices and stray positionals are usage errors that say what to run,
+ * and what was probably meant when a flag or value is a typo away from a known one.
  */
 import type { CommandSpec, FlagSpec } from "./command_spec.ts";
+import { nearestName } from "../nearest_name.ts";
 
 export interface ParsedCommandLine {
   readonly help: boolean;
@@ -46,7 +48,9 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
     const written = eq === -1 ? arg : arg.slice(0, eq);
     const flag = findFlag(spec.flags, written);
     if (flag === undefined) {
-      return { ok: false, error: `Unknown flag "${written}" for "${name}": ${hint}` };
+      const meant = meantFlag(spec.flags, written);
+      const detail = meant === undefined ? hint : `did you mean "${meant}"? (${hint})`;
+      return { ok: false, error: `Unknown flag "${written}" for "${name}": ${detail}` };
     }
     if (flag.type === "boolean") {
       if (eq !== -1) {
@@ -70,9 +74,11 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
     }
     if (flag.choices && !flag.choices.includes(value)) {
       const accepted = flag.choices.map((c) => `"${c}"`).join(", ");
+      const meant = nearestName(value, flag.choices);
+      const guess = meant === undefined ? "" : `did you mean "${meant}"? `;
       return {
         ok: false,
-        error: `Flag "--${flag.name}" does not accept "${value}": use one of ${accepted}`,
+        error: `Flag "--${flag.name}" does not accept "${value}": ${guess}use one of ${accepted}`,
       };
     }
     flags[flag.name] = value;
@@ -98,6 +104,25 @@ function findFlag(flags: readonly FlagSpec[], written: string): FlagSpec | undef
   return flags.find((f) => f.short !== undefined && `-${f.short}` === written);
 }
 
+/** The long flag a misspelt `--name` most likely meant (short flags are too short to guess). */
+function meantFlag(flags: readonly FlagSpec[], written: string): string | undefined {
+  if (!written.startsWith("--")) return undefined;
+  const meant = nearestName(written.slice(2), [...flags.map((f) => f.name), "help"]);
+  return meant === undefined ? undefined : `--${meant}`;
+}
+
+/**
+ * A flag's help text with its accepted values, unless the description already names each of
+ * them (those that explain every value, such as --compat's, stay as written).
+ */
+export function describeFlag(flag: FlagSpec): string {
+  const choices = flag.choices ?? [];
+  const words = new Set(flag.description.split(/[^\w-]+/));
+  return choices.every((choice) => words.has(choice))
+    ? flag.description
+    : `${flag.description}; one of: ${choices.join(", ")}`;
+}
+
 /** The help text of one command: usage line, description, arguments, flags, examples. */
 export function renderHelp(spec: CommandSpec): string {
   const name = commandName(spec);
@@ -120,7 +145,7 @@ export function renderHelp(spec: CommandSpec): string {
       left: `${f.short ? `-${f.short}, ` : ""}--${f.name}${
         f.type === "string" ? ` ${f.valueName ?? "VALUE"}` : ""
       }`,
-      right: f.description,
+      right: describeFlag(f),
     })),
     { left: "-h, --help", right: "Show this help" },
   ];

@@ -1,13 +1,15 @@
 /**
- * Walks the command tree: `--help` and `--version` work at every level, unknown commands and
- * flags are usage errors (exit 2) that say what to run instead. Only the tree is loaded before
- * `--help` or `--version` prints: each command's module, and the process-wide set-up the caller
- * passes as `beforeCommand`, load once a command is chosen.
+ * Walks the command tree: `--help` and `--version` work at every level, `help <command>` is
+ * `<command> --help`, unknown commands and flags are usage errors (exit 2) that say what to run
+ * instead (and what was meant, when a word is a typo away from one). Only the tree is loaded
+ * before `--help` or `--version` prints: each command's module, and the process-wide set-up the
+ * caller passes as `beforeCommand`, load once a command is chosen.
  */
 import { VERSION } from "../version.ts";
 import { COMMAND_TREE, type GroupNode } from "./command_tree.ts";
 import { type CliIo, EXIT } from "./command_spec.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
+import { nearestName } from "../nearest_name.ts";
 
 export interface RunCliOptions {
   /**
@@ -31,15 +33,16 @@ export async function runCli(
   const path: string[] = [];
   for (let i = 0; i <= args.length; i++) {
     const word = args[i];
+    if (word === "help" && i + 1 < args.length) {
+      return await runCli([...path, ...args.slice(i + 1), "--help"], io, options);
+    }
     if (word === undefined || word === "--help" || word === "-h" || word === "help") {
       io.stdout(renderGroupHelp(path, group));
       return EXIT.ok;
     }
     const node = Object.hasOwn(group.children, word) ? group.children[word] : undefined;
     if (node === undefined) {
-      const where = ["llama-agent", ...path].join(" ");
-      const what = word.startsWith("-") ? `Unknown flag "${word}"` : `Unknown command "${word}"`;
-      io.stderr(`${what} for "${where}": run "${where} --help" for the commands\n`);
+      io.stderr(unknownWordError(path, group, word) + "\n");
       return EXIT.usage;
     }
     path.push(word);
@@ -53,6 +56,21 @@ export async function runCli(
     return await command.run(rest, io);
   }
   return EXIT.usage;
+}
+
+function unknownWordError(path: readonly string[], group: GroupNode, word: string): string {
+  const where = ["llama-agent", ...path].join(" ");
+  const hint = `run "${where} --help" for the commands`;
+  if (word.startsWith("-")) {
+    const meant = word.startsWith("--")
+      ? nearestName(word.slice(2), ["help", "version"])
+      : undefined;
+    const detail = meant === undefined ? hint : `did you mean "--${meant}"? (${hint})`;
+    return `Unknown flag "${word}" for "${where}": ${detail}`;
+  }
+  const meant = nearestName(word, Object.keys(group.children));
+  const detail = meant === undefined ? hint : `did you mean "${where} ${meant}"? (${hint})`;
+  return `Unknown command "${word}" for "${where}": ${detail}`;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { jsonPointer } from "../hooks/diagnostic.ts";
-import { nearestName } from "./nearest_name.ts";
+import { nearestName } from "../nearest_name.ts";
 
 type Issue = z.core.$ZodIssue;
 type Segment = string | number;

@@ -153,7 +153,7 @@ Deno.test("--version and --help load only the command tree: no hook, agent or np
   const modules = await staticGraph("main.ts");
   const heavy = modules.filter((m) =>
     !m.startsWith("file:") || m.includes("/node_modules/") ||
-    !/\/src\/(cli|version\.ts)|\/main\.ts$|\/package\.json$/.test(m)
+    !/\/src\/(cli\/|version\.ts|nearest_name\.ts)|\/main\.ts$|\/package\.json$/.test(m)
   );
   assertEquals(heavy, [], "main.ts loads these before --version prints");
 });

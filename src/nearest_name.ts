@@ -1,6 +1,7 @@
 /**
  * The "did you mean" of a misspelt name: the known name it most likely meant, matched without
- * case, else by edit distance within a budget that grows with the name's length.
+ * case, else by edit distance within a budget that grows with the name's length. Two swapped
+ * letters count as one edit, the commonest typo ("lsit" is "list", not "init").
  */
 
 /** The candidate a typo most likely meant: same letters ignoring case, or a few edits away. */
@@ -19,14 +20,20 @@ export function nearestName(text: string, candidates: readonly string[]): string
 }
 
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      const above = rows[i - 1]!;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      }
+      row.push(best);
     }
-    previous = current;
+    rows.push(row);
   }
-  return previous[b.length] ?? 0;
+  return rows[a.length]![b.length]!;
 }

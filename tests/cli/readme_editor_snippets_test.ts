@@ -1,0 +1,141 @@
+/**
+ * The README's editor set-up snippets work as pasted: each one parses (JSON as JSON, Lua and
+ * Emacs Lisp with balanced brackets and strings), and the command it names is `llama-agent acp`
+ * with flags the real `acp` parser accepts and a model it can resolve. The quick start is its two
+ * commands: the install, and a `hooks test` of an example that exists.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { README_PATH } from "../../tools/write_cli_reference.ts";
+import { REPO_ROOT } from "../helpers/run_cli.ts";
+import { acpCommand } from "../../src/cli/acp.ts";
+import { parseCommandLine } from "../../src/cli/parse_command_line.ts";
+import { parseModelSource } from "../../src/model/model_source.ts";
+import { z } from "zod";
+
+const SNIPPET = /<!-- editor-snippet: ([a-z-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g;
+
+interface Snippet {
+  readonly name: string;
+  readonly language: string;
+  readonly body: string;
+}
+
+async function readmeSnippets(): Promise<Snippet[]> {
+  const readme = await Deno.readTextFile(README_PATH);
+  return [...readme.matchAll(SNIPPET)].map(([, name, language, body]) => ({
+    name: name!,
+    language: language!,
+    body: body!,
+  }));
+}
+
+const AgentServer = z.strictObject({
+  type: z.literal("custom").optional(),
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()).optional(),
+});
+const AgentServers = z.strictObject({
+  agent_servers: z.strictObject({ "llama-agent": AgentServer }),
+});
+
+/** The strings of a Lua `{ "a", "b" }` or Lisp `'("a" "b")` list, in order. */
+function quoted(list: string): string[] {
+  return [...list.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!);
+}
+
+function must(match: RegExpMatchArray | null, what: string): string {
+  assert(match !== null && match[1] !== undefined, `no ${what} found`);
+  return match[1];
+}
+
+/** The command line a snippet starts, as its words. */
+function commandLine(snippet: Snippet): string[] {
+  switch (snippet.language) {
+    case "json": {
+      const server = AgentServers.parse(JSON.parse(snippet.body)).agent_servers["llama-agent"];
+      // Zed's settings schema refuses a custom agent without it.
+      if (snippet.name === "zed") assertEquals(server.type, "custom", 'Zed needs "type": "custom"');
+      return [server.command, ...server.args];
+    }
+    case "lua": {
+      const list = snippet.body.match(/default = \{([^}]*)\}/);
+      if (list) return quoted(list[1]!);
+      return [
+        must(snippet.body.match(/command = "([^"]+)"/), "command"),
+        ...quoted(must(snippet.body.match(/args = \{([^}]*)\}/), "args")),
+      ];
+    }
+    case "elisp":
+      return [
+        must(snippet.body.match(/:command "([^"]+)"/), ":command"),
+        ...quoted(must(snippet.body.match(/:command-params '\(([^)]*)\)/), ":command-params")),
+      ];
+    case "sh":
+      return must(snippet.body.match(/--agent "([^"]+)"/), "--agent").split(" ");
+    default:
+      throw new Error(`README snippet "${snippet.name}" is in ${snippet.language}, unchecked here`);
+  }
+}
+
+/** Brackets close in order outside strings and comments (a paste-breaking typo fails here). */
+function assertBalanced(snippet: Snippet) {
+  const pairs: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+  const comment = snippet.language === "lua" ? "--" : ";";
+  const open: string[] = [];
+  for (const line of snippet.body.split("\n")) {
+    let inString = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!;
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') {
+        inString = true;
+      } else if (line.startsWith(comment, i)) {
+        break;
+      } else if ("([{".includes(c)) {
+        open.push(c);
+      } else if (c in pairs) {
+        assertEquals(open.pop(), pairs[c], `"${snippet.name}": unbalanced "${c}" in ${line}`);
+      }
+    }
+    assert(!inString, `"${snippet.name}": unterminated string in ${line}`);
+  }
+  assertEquals(open, [], `"${snippet.name}": unclosed brackets`);
+}
+
+Deno.test("the README has a set-up snippet for each ACP client it names", async () => {
+  assertEquals(
+    (await readmeSnippets()).map((s) => s.name),
+    ["zed", "jetbrains", "codecompanion", "avante", "agent-shell", "acpx"],
+  );
+});
+
+Deno.test("each README editor snippet starts llama-agent acp with flags the acp parser accepts", async () => {
+  for (const snippet of await readmeSnippets()) {
+    if (snippet.language === "lua" || snippet.language === "elisp") assertBalanced(snippet);
+    const [program, command, ...flags] = commandLine(snippet);
+    assert(program?.split("/").at(-1) === "llama-agent", `"${snippet.name}" runs ${program}`);
+    assertEquals(command, "acp", `"${snippet.name}" runs no acp command`);
+    const parsed = parseCommandLine(acpCommand.spec, flags);
+    assert(parsed.ok, `"${snippet.name}": ${parsed.ok ? "" : parsed.error}`);
+    assertEquals(parsed.value.positionals, [], `"${snippet.name}" passes stray arguments`);
+    const model = parsed.value.flags["model"];
+    assert(typeof model === "string", `"${snippet.name}" names no --model`);
+    parseModelSource(model, REPO_ROOT);
+  }
+});
+
+Deno.test("the quick start is two commands: the install, and hooks test of an example", async () => {
+  const readme = await Deno.readTextFile(README_PATH);
+  const section = readme.split("## Quick start\n")[1]?.split("\n## ")[0] ?? "";
+  const block = section.match(/```sh\n([\s\S]*?)\n```/)?.[1];
+  assert(block !== undefined, "the quick start has no sh block");
+  const commands = block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim());
+  assertEquals(commands.length, 2, block);
+  assertEquals(commands[0], "npm install --omit=optional");
+  const test = commands[1]!.match(/^bin\/llama-agent hooks test --cwd (examples\/[\w-]+)$/);
+  assert(test !== null, commands[1]);
+  assert((await Deno.stat(`${REPO_ROOT}/${test[1]}/.claude/settings.json`)).isFile);
+});
