@@ -5,7 +5,7 @@
  * same token cap (the context size) and the same token meter. Imported lazily, as the agent does.
  */
 import type { Llama, LlamaModel } from "node-llama-cpp";
-import { toolDefinitions } from "../src/agent/tool_input.ts";
+import { llamaToolDefinitions } from "../src/agent/llama_tool_definitions.ts";
 import { toLlamaFunctions } from "../src/model/llama_functions.ts";
 import type { CutTurn } from "./cut_turn.ts";
 
@@ -49,7 +49,7 @@ export class BareLlamaChat {
   async cutTurn(text: string, cutAfterMs: number, system: string): Promise<CutTurn> {
     const { LlamaChat } = await import("node-llama-cpp");
     const { contextSize, threads } = this.options;
-    const functions = toLlamaFunctions(toolDefinitions());
+    const functions = toLlamaFunctions(llamaToolDefinitions());
     const history = [
       { type: "system" as const, text: system },
       { type: "user" as const, text },

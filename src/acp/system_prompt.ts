@@ -1,12 +1,19 @@
 /**
- * What the model is told before the conversation: who it is, where it works, and how its tools
- * behave here. Constant for a session, so it stays in the model's cached prefix.
+ * What the model is told before the conversation: who it is, where it works, the rules its
+ * tools keep here, the project's instructions and what SessionStart hooks said. Constant for a
+ * session, so it stays in the model's cached prefix.
+ *
+ * Each tool describes itself (llama_tool_definitions.ts, claude_tool_definitions.ts); this says
+ * only what holds for all of them, once. Every token is read before every first token
+ * (bench/prompt_tokens.ts counts them).
  */
 import { type CompatProfile, toolNameOf } from "../profile/compat_profile.ts";
 
 export interface SessionPlace {
   readonly cwd: string;
   readonly additionalDirectories: readonly string[];
+  /** What the project's instruction files say (project_instructions.ts). */
+  readonly projectInstructions?: readonly string[] | undefined;
   /** What SessionStart hooks said for the model. */
   readonly startContext?: readonly string[];
 }
@@ -17,11 +24,10 @@ export function systemPrompt(session: SessionPlace, profile: CompatProfile): str
     ? ` You may also use files under ${session.additionalDirectories.join(", ")}.`
     : "";
   const tool = (capability: Parameters<typeof toolNameOf>[1]) => toolNameOf(profile, capability);
-  return `You are llama-agent, a coding assistant working in the directory ${session.cwd}.${extra} ` +
-    `Use ${tool("fs_read")} to read files, ${tool("fs_edit")} to change part of a file, ` +
-    `${tool("fs_write")} to create or replace a file, ${tool("fs_glob")} to find files by name, ` +
-    `${tool("fs_grep")} to search their text, and ${tool("shell")} to run commands; ` +
-    "relative paths are taken from the working directory. A tool call may be refused by the user or " +
-    "a policy: then say so and do not retry it. Answer concisely." +
-    (session.startContext ?? []).map((text) => `\n\n${text}`).join("");
+  const base = `You are llama-agent, a coding assistant in ${session.cwd}.${extra} Relative ` +
+    `paths start there. Look at files with ${tool("fs_read")}, ${tool("fs_glob")} and ` +
+    `${tool("fs_grep")} rather than ${tool("shell")}. If the user or a policy refuses a tool ` +
+    "call, say so and do not retry it. Answer concisely.";
+  const after = [...(session.projectInstructions ?? []), ...(session.startContext ?? [])];
+  return [base, ...after].join("\n\n");
 }

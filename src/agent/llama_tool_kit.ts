@@ -7,15 +7,16 @@
 import { invalidUpdatedInputMessage } from "../hooks/hook_messages.ts";
 import { capabilityOf, compatProfile } from "../profile/compat_profile.ts";
 import { inputSchemaFailure } from "./llama_input_issues.ts";
+import { llamaToolDefinitions } from "./llama_tool_definitions.ts";
 import { executeOperation } from "./tool_executor.ts";
-import { parseToolInput, toolDefinitions } from "./tool_input.ts";
+import { parseToolInput } from "./tool_input.ts";
 import type { ToolKit } from "./tool_kit.ts";
 
 export function llamaToolKit(): ToolKit {
   const profile = compatProfile("llama");
   return {
     profile,
-    definitions: toolDefinitions,
+    definitions: llamaToolDefinitions,
     parse(capability, raw, name) {
       const parsed = parseToolInput(capability, raw, name);
       return parsed.ok ? { ok: true, operation: parsed.operation, hookInput: raw } : parsed;

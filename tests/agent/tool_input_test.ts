@@ -3,7 +3,6 @@ import {
   DEFAULT_SHELL_TIMEOUT_MS,
   MAX_SHELL_TIMEOUT_MS,
   parseToolInput,
-  toolDefinitions,
 } from "../../src/agent/tool_input.ts";
 import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 
@@ -257,26 +256,4 @@ Deno.test("fs_grep input: Claude Code's field names, with defaults and lenient n
     error("fs_grep", {}).split(". ")[0],
     'Invalid input for fs_grep: "pattern" is required and must be a string',
   );
-});
-
-Deno.test("the tools offered to the model are the six canonical ones, with object schemas", () => {
-  const definitions = toolDefinitions();
-  assertEquals(definitions.map((d) => d.name), [
-    "shell",
-    "fs_read",
-    "fs_write",
-    "fs_edit",
-    "fs_glob",
-    "fs_grep",
-  ]);
-  for (const definition of definitions) {
-    assertEquals(definition.inputSchema.type, "object");
-    assert(definition.description.length > 20);
-  }
-  assertEquals(definitions[0]?.inputSchema.required, ["command"]);
-  assertEquals(definitions[1]?.inputSchema.required, ["file_path"]);
-  assertEquals(definitions[2]?.inputSchema.required, ["file_path", "content"]);
-  assertEquals(definitions[3]?.inputSchema.required, ["file_path", "old_string", "new_string"]);
-  assertEquals(definitions[4]?.inputSchema.required, ["pattern"]);
-  assertEquals(definitions[5]?.inputSchema.required, ["pattern"]);
 });

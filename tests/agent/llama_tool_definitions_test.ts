@@ -1,0 +1,53 @@
+/**
+ * The llama profile's tools as offered: the six canonical names, the call grammar's required
+ * properties in their order (the generated test models follow it), and every offered property
+ * one the input parser takes.
+ */
+import { llamaToolDefinitions } from "../../src/agent/llama_tool_definitions.ts";
+import { parseToolInput } from "../../src/agent/tool_input.ts";
+import { capabilityOf, compatProfile } from "../../src/profile/compat_profile.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+Deno.test("the offered tools keep their names and required properties, in order", () => {
+  const definitions = llamaToolDefinitions();
+  assertEquals(
+    definitions.map((d) => [d.name, d.inputSchema.required]),
+    [
+      ["shell", ["command"]],
+      ["fs_read", ["file_path"]],
+      ["fs_write", ["file_path", "content"]],
+      ["fs_edit", ["file_path", "old_string", "new_string"]],
+      ["fs_glob", ["pattern"]],
+      ["fs_grep", ["pattern"]],
+    ],
+  );
+});
+
+/** A value each offered property's schema allows. */
+function sample(schema: Record<string, unknown>): unknown {
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  switch (schema.type) {
+    case "string":
+      return "x";
+    case "integer":
+      return 1;
+    case "boolean":
+      return true;
+    default:
+      throw new Error(`no sample for ${JSON.stringify(schema)}`);
+  }
+}
+
+Deno.test("every property offered is one the input parser accepts", () => {
+  const profile = compatProfile("llama");
+  for (const definition of llamaToolDefinitions()) {
+    const capability = capabilityOf(profile, definition.name);
+    assert(capability !== undefined, definition.name);
+    const properties = definition.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const input = Object.fromEntries(
+      Object.entries(properties).map(([name, schema]) => [name, sample(schema)]),
+    );
+    const parsed = parseToolInput(capability, input, definition.name);
+    assert(parsed.ok, `${definition.name}: ${parsed.ok ? "" : parsed.message}`);
+  }
+});
