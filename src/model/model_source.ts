@@ -70,12 +70,30 @@ export async function openModel(source: ModelSource, options: OpenModelOptions):
     onProgress: (fraction) => options.onProgress?.("download", fraction),
     signal: options.signal,
   });
-  return await llama.loadLlamaModel({
+  const loadProgress = wholeStage((fraction) => options.onProgress?.("load", fraction));
+  // Starting llama.cpp takes a second before it reports anything: say that loading has begun.
+  loadProgress(0);
+  const model = await llama.loadLlamaModel({
     modelPath,
     contextSize: options.contextSize,
     threads: options.threads,
     gpu: options.gpu,
-    onProgress: (fraction) => options.onProgress?.("load", fraction),
+    onProgress: loadProgress,
     log: options.log,
   });
+  loadProgress(1);
+  return model;
+}
+
+/**
+ * A stage's progress as a watcher wants it: each value once, never going back, and 100 % once
+ * at the end (llama.cpp may stop short of it, or report it twice).
+ */
+function wholeStage(report: (fraction: number) => void): (fraction: number) => void {
+  let last = -1;
+  return (fraction) => {
+    if (fraction <= last) return;
+    last = fraction;
+    report(fraction);
+  };
 }

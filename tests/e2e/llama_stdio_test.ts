@@ -15,6 +15,7 @@ import {
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { textPrompt as text, withE2eProject } from "./e2e_project.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
+import { MODEL_LOAD_META_KEY } from "../../src/acp/load_progress.ts";
 
 Deno.test("a text turn streams the model's exact reply and ends end_turn", async () => {
   await withE2eProject({}, async (p) => {
@@ -109,8 +110,10 @@ Deno.test("session/load in a new agent process replays the same updates the live
     const first = await p.startAgent(model);
     const sessionId = await p.newSession(first);
     await first.call("session/prompt", { sessionId, prompt: text("read my notes") });
+    // The model's load progress is shown live only: it is not the conversation.
     const live = first.sessionUpdates(sessionId).filter((u) =>
-      u.sessionUpdate !== "available_commands_update"
+      u.sessionUpdate !== "available_commands_update" &&
+      !(typeof u._meta === "object" && u._meta !== null && MODEL_LOAD_META_KEY in u._meta)
     );
     await first.close();
 
