@@ -56,6 +56,12 @@ export interface CompatProfile {
    * Claude Code's format at Claude Code's path, for hooks that read the conversation from it.
    */
   readonly transcript: "raw" | "claude";
+  /**
+   * The project's instruction files, read from the session cwd into the system prompt in this
+   * order: `AGENTS.md`, as peer agents read it, and in this profile also `CLAUDE.md`, which an
+   * unmodified Claude Code setup keeps its instructions in (first, so it wins the size cap).
+   */
+  readonly instructionFiles: readonly string[];
 }
 
 const LLAMA: CompatProfile = {
@@ -77,6 +83,7 @@ const LLAMA: CompatProfile = {
   extraEvents: [],
   readsPlugins: false,
   transcript: "raw",
+  instructionFiles: ["AGENTS.md"],
 };
 
 const CLAUDE: CompatProfile = {
@@ -94,6 +101,7 @@ const CLAUDE: CompatProfile = {
   extraEvents: ["PermissionRequest", "SessionEnd", "PostToolBatch"],
   readsPlugins: true,
   transcript: "claude",
+  instructionFiles: ["CLAUDE.md", "AGENTS.md"],
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {

@@ -1,0 +1,63 @@
+/**
+ * How instruction files are read and cut: the cap spans all files, a cut ends at a line end (or
+ * a character boundary), a file the earlier ones left no room for is left out with a notice, and
+ * a CLAUDE.md that links to AGENTS.md is read once.
+ */
+import { cutAtLineEnd, readProjectInstructions } from "../../src/acp/project_instructions.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+
+async function withProject(
+  files: Readonly<Record<string, string>>,
+  fn: (cwd: string) => Promise<void>,
+): Promise<void> {
+  const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "instructions_" }));
+  try {
+    for (const [name, content] of Object.entries(files)) {
+      await Deno.writeTextFile(`${cwd}/${name}`, content);
+    }
+    await fn(cwd);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const decoded = (data: Uint8Array) => new TextDecoder().decode(data);
+
+Deno.test("a cut ends after the last whole line within the limit", () => {
+  assertEquals(decoded(cutAtLineEnd(bytes("one\ntwo\nthree\n"), 10)), "one\ntwo\n");
+  assertEquals(decoded(cutAtLineEnd(bytes("one\n"), 10)), "one\n", "under the limit: whole");
+});
+
+Deno.test("a cut in a line without a line end never splits a character", () => {
+  // "é" is two bytes: a limit of 4 falls inside the second one.
+  assertEquals(decoded(cutAtLineEnd(bytes("aéé"), 4)), "aé");
+  assertEquals(decoded(cutAtLineEnd(bytes("aéé"), 2)), "a");
+});
+
+Deno.test("the cap spans all files: a later file with no room left is left out, with a notice", async () => {
+  await withProject({ "CLAUDE.md": "x\n".repeat(8), "AGENTS.md": "agents\n" }, async (cwd) => {
+    const read = await readProjectInstructions(
+      { cwd, roots: [cwd] },
+      ["CLAUDE.md", "AGENTS.md"],
+      16,
+    );
+    assertEquals(read.forModel.length, 1);
+    assertStringIncludes(read.forModel[0]!, "x\nx");
+    assertEquals(read.notices.length, 1);
+    assertStringIncludes(read.notices[0]!, "AGENTS.md is cut");
+    assertStringIncludes(read.notices[0]!, "the model does not see it");
+  });
+});
+
+Deno.test("a CLAUDE.md that links to AGENTS.md is read once", async () => {
+  await withProject({ "AGENTS.md": "Be brief.\n" }, async (cwd) => {
+    await Deno.symlink("AGENTS.md", `${cwd}/CLAUDE.md`);
+    const read = await readProjectInstructions({ cwd, roots: [cwd] }, ["CLAUDE.md", "AGENTS.md"]);
+    assertEquals(read.forModel, ["Instructions from CLAUDE.md:\n\nBe brief."]);
+    assertEquals(
+      read.summary,
+      `Project instructions: CLAUDE.md (10 bytes), AGENTS.md is CLAUDE.md from "${cwd}"`,
+    );
+  });
+});
