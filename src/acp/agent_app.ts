@@ -19,6 +19,7 @@ import {
 } from "./session_config.ts";
 import { SessionStore } from "./session_store.ts";
 import { runSessionStartHooks } from "./session_start_hooks.ts";
+import { readSessionInstructions } from "./project_instructions.ts";
 import { runToolCall } from "./tool_call_step.ts";
 import { toolSetFor } from "./tool_set.ts";
 
@@ -33,10 +34,18 @@ export interface AgentHandle {
 export function createAgentApp(config: AgentConfig): AgentHandle {
   const store = new SessionStore(config);
   let clientCapabilities: ClientCapabilities = {};
+  /**
+   * Whether the client knows config options, so `config_option_update` is news it can take: it
+   * advertised config option capabilities, or set one. Both speak protocol version 1, but an
+   * older client (Zed's SDK 0.4.5) rejects the update as "Invalid params"; and a client that
+   * knows them uses them, not `session/set_mode` (ACP: clients SHOULD use configOptions).
+   */
+  let knowsConfigOptions = false;
 
   const app = acp.agent({ name: "llama-agent" })
     .onRequest("initialize", ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
+      knowsConfigOptions = clientCapabilities.session?.configOptions != null;
       config.models.warmUp();
       return initializeResponse(config);
     })
@@ -69,7 +78,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           client,
         );
         const notices = await startSession(store, session, "resume");
-        for (const update of replay) session.replay(update);
+        session.replay(replay);
         for (const notice of notices) session.notice(notice);
         for (const notice of transcriptNotices) session.transcriptNotice(notice);
         session.reportProblems();
@@ -104,11 +113,12 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
     .onRequest("session/set_mode", ({ params }) =>
       answering(() => {
         const session = store.get(params.sessionId);
-        if (applyMode(session, params.modeId)) announceModeChange(session);
+        if (applyMode(session, params.modeId)) announceModeChange(session, knowsConfigOptions);
         return Promise.resolve({});
       }))
     .onRequest("session/set_config_option", ({ params }) =>
       answering(() => {
+        knowsConfigOptions = true;
         const session = store.get(params.sessionId);
         if (applyConfigOption(session, params)) {
           session.sendState({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
@@ -158,10 +168,11 @@ async function startSession(
   session: AgentSession,
   source: "startup" | "resume",
 ): Promise<string[]> {
-  if (!store.markStarted(session)) return [];
+  const instructionNotices = await readSessionInstructions(session);
+  if (!store.markStarted(session)) return instructionNotices;
   const notices = await runSessionStartHooks(session, source);
   store.rememberStartContext(session);
-  return notices;
+  return [...instructionNotices, ...notices];
 }
 
 function initializeResponse(config: AgentConfig): InitializeResponse {
@@ -179,8 +190,9 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
   };
 }
 
-function announceModeChange(session: AgentSession): void {
+function announceModeChange(session: AgentSession, withConfigOptions: boolean): void {
   session.sendState({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+  if (!withConfigOptions) return;
   session.sendState({
     sessionUpdate: "config_option_update",
     configOptions: sessionConfigOptions(session),

@@ -1,7 +1,8 @@
 /**
  * One ACP session: where it works, its permission mode, the conversation, its transcript, and
  * the turn in flight. Everything a turn sends to the client goes through `send`, which also
- * records it, so the transcript holds exactly what the client saw.
+ * records it, so the transcript holds what the client saw (less the paragraph breaks between
+ * messages, added as they are sent: message_paragraphs.ts).
  */
 import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { McpServers } from "../agent/mcp/mcp_servers.ts";
@@ -14,8 +15,15 @@ import type { EnvAssignment } from "../agent/session_env_file.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ToolKit } from "../agent/tool_kit.ts";
 import type { ModelProvider } from "./model_provider.ts";
+import { showModelLoadProgress } from "./load_progress.ts";
 import { invalidParams } from "./rpc_error.ts";
 import { NOTICE_META_KEY } from "./hook_notices.ts";
+import {
+  asParagraph,
+  THREAD_START,
+  type ThreadTail,
+  threadTailAfter,
+} from "./message_paragraphs.ts";
 import type { SessionHookFirer } from "./session_hook_firer.ts";
 
 /** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
@@ -64,6 +72,8 @@ export class AgentSession {
   readonly toolKit: ToolKit;
   /** What SessionStart hooks gave the model, for the start of its context. */
   startContext: readonly string[] = [];
+  /** What the project's instruction files say, for the system prompt; undefined until read. */
+  projectInstructions: readonly string[] | undefined;
   /**
    * What SessionStart hooks wrote to their `CLAUDE_ENV_FILE`s: set for every later shell tool
    * call of the session, never for a hook.
@@ -85,6 +95,8 @@ export class AgentSession {
   #recordedSettings: string | undefined;
   #watchingProblems = false;
   #closed = false;
+  /** What the client's thread shows last: a message after another's text starts a paragraph. */
+  #tail: ThreadTail = THREAD_START;
 
   constructor(init: AgentSessionInit) {
     this.id = init.id;
@@ -108,6 +120,8 @@ export class AgentSession {
 
   /** The session's own context in the model, opened on first use. */
   modelSession(models: ModelProvider): Promise<ModelSession> {
+    // While the model loads the editor sees how far (sent, not recorded), until a cancel.
+    showModelLoadProgress(models, (update) => this.notify(update), this.#turn?.controller.signal);
     if (!this.#modelSession) {
       const opening = models.get().then((model) => {
         this.modelName = model.displayName;
@@ -182,14 +196,18 @@ export class AgentSession {
     this.record(settingsRecord(settings));
   }
 
-  /** Sends an update from the transcript again (`session/load`): already recorded. */
-  replay(update: SessionUpdate): void {
-    this.notify(update);
+  /** Sends the updates from the transcript again (`session/load`): already recorded. */
+  replay(updates: readonly SessionUpdate[]): void {
+    // The client shows the replayed thread from its start.
+    this.#tail = THREAD_START;
+    for (const update of updates) this.notify(update);
   }
 
   private notify(update: SessionUpdate): void {
     if (this.#closed) return;
-    this.client.notify("session/update", { sessionId: this.id, update }).catch((error) =>
+    const shown = asParagraph(update, this.#tail);
+    this.#tail = threadTailAfter(update, this.#tail);
+    this.client.notify("session/update", { sessionId: this.id, update: shown }).catch((error) =>
       this.log(`Cannot send a session update: ${error}`)
     );
   }
@@ -216,6 +234,8 @@ export class AgentSession {
   beginTurn(): AbortSignal {
     if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
     this.#turn = { controller: new AbortController(), ended: Promise.withResolvers<void>() };
+    // The client shows the user's prompt: what the turn says starts after it.
+    this.#tail = THREAD_START;
     return this.#turn.controller.signal;
   }
 

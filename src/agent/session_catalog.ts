@@ -9,8 +9,8 @@ import { dirname } from "node:path";
 import { errorMessage } from "../error.ts";
 import { readTranscriptStart, type TranscriptStartResult } from "./transcript_reader.ts";
 import { sessionsDirFor, transcriptPathFor } from "./transcript_path.ts";
+import { sessionTitle } from "./session_title.ts";
 
-const TITLE_LENGTH = 80;
 const LIST_CONCURRENCY = 8;
 
 /**
@@ -76,13 +76,8 @@ async function listedSession(
     ...(session.additionalDirectories.length > 0
       ? { additionalDirectories: session.additionalDirectories }
       : {}),
-    title: firstPrompt?.type === "prompt" ? titleOf(firstPrompt.text) : null,
+    title: firstPrompt?.type === "prompt" ? sessionTitle(firstPrompt.prompt) : null,
     updatedAt: new Date(read.modifiedMs).toISOString(),
     mtime: read.modifiedMs,
   };
-}
-
-function titleOf(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

@@ -10,6 +10,7 @@ import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_s
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
+import { modelFileProblem, readableFileProblem, type ReadableRoots } from "./startup_files.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../acp/stdio_stream.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
@@ -182,12 +183,32 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const pluginDirs = await resolvePluginDirs(parsed.value.lists["plugin-dir"] ?? [], io.cwd);
   if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
 
+  let source: ModelSource;
+  try {
+    source = parseModelSource(text("model") ?? DEFAULT_MODEL_URI, io.cwd);
+  } catch (error) {
+    return fail(io, errorMessage(error)).exitCode;
+  }
+  const readable: ReadableRoots = {
+    launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd,
+    home: io.env("HOME"),
+  };
+  const modelProblem = await modelFileProblem(source, readable);
+  if (modelProblem !== undefined) return fail(io, modelProblem).exitCode;
+
   await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
   let rules: readonly PermissionRule[] = [];
   const rulesFlag = text("rules");
   if (rulesFlag !== undefined) {
-    const loaded = await loadPermissionRules(resolve(io.cwd, rulesFlag));
+    const rulesPath = resolve(io.cwd, rulesFlag);
+    const unreadable = await readableFileProblem(
+      `Cannot load permission rules from "${rulesPath}" (--rules)`,
+      rulesPath,
+      readable,
+    );
+    if (unreadable !== undefined) return fail(io, unreadable).exitCode;
+    const loaded = await loadPermissionRules(rulesPath);
     if (!loaded.ok) return fail(io, loaded.errors.join("\n")).exitCode;
     rules = loaded.rules;
   }
@@ -203,21 +224,18 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (ignoredPlugins !== null) log(ignoredPlugins);
 
   const progress = createProgressReporter(io);
-  let source: ModelSource;
-  try {
-    source = parseModelSource(text("model") ?? DEFAULT_MODEL_URI, io.cwd);
-  } catch (error) {
-    return fail(io, errorMessage(error)).exitCode;
-  }
-  const models = createModelProvider((signal) =>
+  const models = createModelProvider((signal, reportProgress) =>
     openModel(source, {
       signal,
       contextSize: numbers["ctx-size"],
       threads: numbers["threads"],
       gpu: text("gpu") === "off" ? "off" : "auto",
       cacheDir: modelCacheDir(io.env),
-      onProgress: (stage, fraction) =>
-        progress(stage === "download" ? "Downloading model" : "Loading model", fraction),
+      onProgress: (stage, fraction) => {
+        progress(stage === "download" ? "Downloading model" : "Loading model", fraction);
+        // The editor hides stderr: a prompt waiting for the model shows it too.
+        reportProgress(stage, fraction);
+      },
       log,
     }).catch((error) => {
       log(errorMessage(error));

@@ -41,6 +41,7 @@ import { allowedRoots } from "../agent/allowed_roots.ts";
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { NOTICE_META_KEY, readTranscript } from "../agent/transcript_reader.ts";
+import { withoutParagraphBreaks } from "../acp/message_paragraphs.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { AgentError, errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
@@ -345,7 +346,8 @@ async function observedTools(
 function messages(updates: readonly SessionNotification[]) {
   const notices: string[] = [];
   let agentText = "";
-  for (const { update } of updates) {
+  // As the hooks and the model said them, without the breaks added between messages as sent.
+  for (const { update } of withoutParagraphBreaks(updates)) {
     if (update.sessionUpdate !== "agent_message_chunk" || update.content.type !== "text") continue;
     if (update._meta?.[NOTICE_META_KEY]) notices.push(update.content.text);
     else agentText += update.content.text;

@@ -21,13 +21,14 @@ import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
 import type { PermissionRule } from "../../src/agent/permission_rules.ts";
 import type { Model } from "../../src/model/model.ts";
 import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.ts";
+import { withoutParagraphBreaks } from "../../src/acp/message_paragraphs.ts";
 
 /**
  * The texts of the notices among `updates` (agent text marked `_meta["llama-agent/notice"]`), in
  * order, for one session or all.
  */
 export function noticesOf(updates: readonly SessionNotification[], sessionId?: string): string[] {
-  return updates.flatMap(({ sessionId: id, update }) =>
+  return withoutParagraphBreaks(updates).flatMap(({ sessionId: id, update }) =>
     (sessionId === undefined || id === sessionId) &&
       update.sessionUpdate === "agent_message_chunk" &&
       update._meta?.["llama-agent/notice"] === true && update.content.type === "text"
@@ -192,7 +193,7 @@ export async function withInMemoryAgent(
       },
       kinds: (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update.sessionUpdate),
       text: (id) =>
-        updates.filter((u) => u.sessionId === id).map((u) =>
+        withoutParagraphBreaks(updates).filter((u) => u.sessionId === id).map((u) =>
           u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text"
             ? u.update.content.text
             : ""

@@ -102,7 +102,7 @@ Deno.test("session/list shows persisted sessions with title and cwd, filtered by
 });
 
 Deno.test("set_mode and set_config_option keep the mode in sync and announce changes", async () => {
-  await withInMemoryAgent({}, async (t) => {
+  await withInMemoryAgent({ clientCapabilities: { session: { configOptions: {} } } }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/set_mode", { sessionId, modeId: "always-ask" });
     await new Promise((r) => setTimeout(r, 10));

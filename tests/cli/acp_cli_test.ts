@@ -64,29 +64,6 @@ Deno.test("acp rejects bad flags before speaking the protocol: exit 2, nothing o
   });
 });
 
-Deno.test("a model file that does not exist: initialize still answers, the prompt fails saying which file", async () => {
-  await inTemp(async (dir) => {
-    const agent = await AcpHarness.start({
-      cwd: dir,
-      home: dir,
-      args: ["--model", "missing.gguf"],
-    });
-    await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = await agent.call("session/new", { cwd: dir, mcpServers: [] }) as {
-      sessionId: string;
-    };
-    const prompt = await agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "x" }],
-    });
-    assertEquals(prompt.error?.code, -32603);
-    assertStringIncludes(prompt.error!.message, `${dir}/missing.gguf`);
-    const { code, stderr } = await agent.close();
-    assertEquals(code, 0);
-    assertStringIncludes(stderr, `${dir}/missing.gguf`);
-  });
-});
-
 Deno.test("the agent exits 0 soon after the client closes stdin", async () => {
   await inTemp(async (dir) => {
     await Deno.writeTextFile(`${dir}/script.json`, '{"turns":[]}');

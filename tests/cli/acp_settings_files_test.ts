@@ -70,7 +70,8 @@ Deno.test("a --rules file that is a FIFO is refused before the protocol: exit 2,
     assertEquals([result.code, result.stdout], [2, ""]);
     assertStringIncludes(
       result.stderr,
-      `Cannot load permission rules from "${project}/rules.json": it is a FIFO, not a regular file`,
+      `Cannot load permission rules from "${project}/rules.json" (--rules): it is a FIFO, not a ` +
+        "regular file",
     );
   });
 });

@@ -8,6 +8,7 @@
  * stdin, with where and how it ran, as one JSON line to `$CLAUDE_PROJECT_DIR/hook_log.jsonl`,
  * then answers as the files `hooks/TAG.*` beside it say (see `HookReply`).
  */
+import { PARAGRAPH_BREAK } from "../../src/acp/message_paragraphs.ts";
 import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { isObject } from "../helpers/acp_harness.ts";
 import { type E2eProject, withE2eProject } from "./e2e_project.ts";
@@ -261,9 +262,21 @@ function chunkText(update: JsonObject): string {
     : "";
 }
 
-/** The hook notices the client was shown (agent messages marked as notices). */
+/**
+ * The hook notices the client was shown (agent messages marked as notices), as they were said:
+ * without the blank line a notice after other agent text begins with (message_paragraphs.ts).
+ */
 export function noticesOf(agent: AcpHarness, sessionId: string): string[] {
-  return agent.sessionUpdates(sessionId).filter(isNotice).map(chunkText);
+  return agent.sessionUpdates(sessionId).filter(isNotice).map((u) =>
+    chunkText(u).replace(PARAGRAPH_START, "")
+  );
+}
+
+const PARAGRAPH_START = new RegExp(`^${PARAGRAPH_BREAK}`);
+
+/** Model messages as a client shows them one after another: a paragraph each. */
+export function paragraphs(...messages: readonly string[]): string {
+  return messages.join(PARAGRAPH_BREAK);
 }
 
 /** The model's own message text (notices left out). */

@@ -16,6 +16,7 @@ import {
   modelTextOf,
   modelVisibleTexts,
   noticesOf,
+  paragraphs,
   readHookLog,
   readTranscript,
   runsOf,
@@ -276,7 +277,7 @@ Deno.test("UserPromptSubmit, Stop and Notification hooks around real prompt turn
       "with stop_hooks_continue the Stop block is fed back and the turn goes on",
       async () => {
         assertEquals(continued.stopReason, "end_turn");
-        assertEquals(modelTextOf(agent, sessionId), FIRST + SECOND + THIRD);
+        assertEquals(modelTextOf(agent, sessionId), paragraphs(FIRST, SECOND, THIRD));
         const feedback = (await readTranscript(p.home, sessionId)).filter((r) =>
           r.type === "hook_feedback"
         );

@@ -18,6 +18,7 @@ import {
   metaOf,
   modelTextOf,
   noticesOf,
+  paragraphs,
   readTranscript,
   runsOf,
   withHookProject,
@@ -96,7 +97,7 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
     await t.step("decision:block: the preamble feedback and the blocking error", async () => {
       const { sessionId, result } = await promptContinuing(p, agent, json);
       assertEquals(result.stopReason, "end_turn");
-      assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT + REPLY_TEXT);
+      assertEquals(modelTextOf(agent, sessionId), paragraphs(REPLY_TEXT, REPLY_TEXT));
       const blockingError =
         `Stop hook blocking error from command: "${command}": Run the tests first`;
       assertEquals(await feedbackOf(p.home, sessionId), [
@@ -127,7 +128,7 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
     await t.step("additionalContext alone goes on, without a notice or _meta", async () => {
       const { sessionId, result } = await promptContinuing(p, agent, context);
       assertEquals(result.stopReason, "end_turn");
-      assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT + REPLY_TEXT);
+      assertEquals(modelTextOf(agent, sessionId), paragraphs(REPLY_TEXT, REPLY_TEXT));
       assertEquals(await feedbackOf(p.home, sessionId), [
         reminder("Stop hook additional context: Update the changelog"),
       ]);
@@ -148,7 +149,7 @@ Deno.test("llama, continuing: with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=2 the 3rd con
     const { sessionId, result } = await promptContinuing(p, agent, dir);
 
     assertEquals(result.stopReason, "end_turn");
-    assertEquals(modelTextOf(agent, sessionId), REPLY_TEXT.repeat(3));
+    assertEquals(modelTextOf(agent, sessionId), paragraphs(REPLY_TEXT, REPLY_TEXT, REPLY_TEXT));
     assertEquals((await feedbackOf(p.home, sessionId)).length, 2);
     assertEquals(noticesOf(agent, sessionId).at(-1), capNotice(3));
     assertEquals(
