@@ -4,6 +4,7 @@
  * descriptions are our own words for what our implementation does.
  */
 import type { ToolDefinition } from "../model/model.ts";
+import { objectTool } from "./object_tool.ts";
 import { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
 
 /** Lines a Read returns when the model gives no `limit`. */
@@ -17,22 +18,9 @@ const string = (description?: string) =>
 const number = (description: string) => ({ type: "number", description });
 const boolean = (description: string) => ({ type: "boolean", description });
 
-function tool(
-  name: string,
-  description: string,
-  properties: Record<string, unknown>,
-  required: string[],
-): ToolDefinition {
-  return {
-    name,
-    description,
-    inputSchema: { type: "object", properties, required, additionalProperties: false },
-  };
-}
-
 export function claudeToolDefinitions(): ToolDefinition[] {
   return [
-    tool(
+    objectTool(
       "Bash",
       "Runs a command with /bin/sh in the working directory. Returns its output (stdout and " +
         "stderr); a non-zero exit status is an error with its code.",
@@ -47,7 +35,7 @@ export function claudeToolDefinitions(): ToolDefinition[] {
       },
       ["command"],
     ),
-    tool(
+    objectTool(
       "Read",
       "Returns a text file's lines, each after its number and a tab: the first " +
         `${DEFAULT_READ_LIMIT} unless offset and limit pick others. Read a file before you ` +
@@ -59,7 +47,7 @@ export function claudeToolDefinitions(): ToolDefinition[] {
       },
       ["file_path"],
     ),
-    tool(
+    objectTool(
       "Write",
       "Creates or overwrites a file (and missing directories) with the complete content; " +
         "Edit is better for a small change.",
@@ -69,7 +57,7 @@ export function claudeToolDefinitions(): ToolDefinition[] {
       },
       ["file_path", "content"],
     ),
-    tool(
+    objectTool(
       "Edit",
       "Replaces old_string with new_string in a file. old_string must match the file " +
         "exactly, indentation included, and occur once unless replace_all is true. An empty " +
@@ -82,7 +70,7 @@ export function claudeToolDefinitions(): ToolDefinition[] {
       },
       ["file_path", "old_string", "new_string"],
     ),
-    tool(
+    objectTool(
       "Glob",
       `Lists up to ${GLOB_RESULT_LIMIT} files matching a glob pattern such as **/*.ts.`,
       {
@@ -91,7 +79,7 @@ export function claudeToolDefinitions(): ToolDefinition[] {
       },
       ["pattern"],
     ),
-    tool(
+    objectTool(
       "Grep",
       "Searches file contents for a regular expression. Lists the matching files, or with " +
         'output_mode "content" the matching lines, with "count" the matches per file.',

@@ -9,6 +9,7 @@
  * grammar's, which generated test models follow: change them only with those scripts.
  */
 import type { ToolDefinition } from "../model/model.ts";
+import { objectTool } from "./object_tool.ts";
 import {
   DEFAULT_SHELL_TIMEOUT_MS,
   GREP_OUTPUT_MODES,
@@ -18,22 +19,9 @@ import {
 /** Self-explanatory: a description would cost tokens on every tool that takes it. */
 const FILE_PATH = { type: "string" } as const;
 
-function tool(
-  name: string,
-  description: string,
-  properties: Record<string, unknown>,
-  required: string[],
-): ToolDefinition {
-  return {
-    name,
-    description,
-    inputSchema: { type: "object", properties, required, additionalProperties: false },
-  };
-}
-
 export function llamaToolDefinitions(): ToolDefinition[] {
   return [
-    tool(
+    objectTool(
       "shell",
       "Run a command with /bin/sh -c in the working directory, without input. Returns its " +
         "output (stdout and stderr, long output cut) and exit code.",
@@ -49,7 +37,7 @@ export function llamaToolDefinitions(): ToolDefinition[] {
       },
       ["command"],
     ),
-    tool(
+    objectTool(
       "fs_read",
       "Read a text file. Long files come in parts: offset and limit pick lines.",
       {
@@ -59,13 +47,13 @@ export function llamaToolDefinitions(): ToolDefinition[] {
       },
       ["file_path"],
     ),
-    tool(
+    objectTool(
       "fs_write",
       "Create or overwrite a text file (and missing directories) with the complete content.",
       { file_path: FILE_PATH, content: { type: "string" } },
       ["file_path", "content"],
     ),
-    tool(
+    objectTool(
       "fs_edit",
       "Replace old_string with new_string in a text file. old_string must match the file " +
         "exactly, indentation included, and occur once unless replace_all is true. An empty " +
@@ -78,7 +66,7 @@ export function llamaToolDefinitions(): ToolDefinition[] {
       },
       ["file_path", "old_string", "new_string"],
     ),
-    tool(
+    objectTool(
       "fs_glob",
       "Find files by a glob pattern such as **/*.ts (** spans directories), skipping " +
         ".gitignored files.",
@@ -91,7 +79,7 @@ export function llamaToolDefinitions(): ToolDefinition[] {
       },
       ["pattern"],
     ),
-    tool(
+    objectTool(
       "fs_grep",
       "Search file contents for a regular expression, skipping .gitignored and binary files. " +
         'Lists the matching files, or with output_mode "content" the matching lines, with ' +
