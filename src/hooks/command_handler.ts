@@ -25,8 +25,6 @@ export interface CommandHandlerOptions {
   readonly killGraceMs?: number;
   /** End whatever the hook left running in its group once it exits (`hooks test`). */
   readonly reapGroupOnExit?: boolean;
-  /** Spawn on a worker thread, so that hooks run at once overlap (`hooks test`). */
-  readonly spawnOnThread?: boolean;
   /**
    * Creates a plugin's `CLAUDE_PLUGIN_DATA` before its hook spawns; default: `mkdir -p` each
    * time. `createHandlerRunner` passes one that remembers the directories it made.
@@ -157,7 +155,6 @@ export async function runCommandHandler(
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     ...(options.reapGroupOnExit ? { reapGroupOnExit: true } : {}),
-    ...(options.spawnOnThread ? { spawnOnThread: true } : {}),
   });
   const name = `"${summarizeHandler(handler)}"`;
   switch (result.kind) {

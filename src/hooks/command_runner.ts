@@ -7,14 +7,8 @@ import { errorMessage } from "../error.ts";
 import type { CapturedStream, HandlerResult } from "./handler_result.ts";
 import { captureStream, feedStream } from "./child_io.ts";
 import type { GroupChild } from "./group_child.ts";
-import { spawnGuarded, spawnGuardedOnThread } from "./guard_group.ts";
-import {
-  delay,
-  setsidExecFailure,
-  spawnInOwnGroup,
-  spawnInOwnGroupOnThread,
-  terminateGroup,
-} from "./process_group.ts";
+import { spawnGuarded } from "./guard_group.ts";
+import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
 /** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
 export type CommandLine =
@@ -37,12 +31,6 @@ export interface CommandRunOptions {
   readonly killGraceMs?: number;
   /** Once the process exits, end its whole group, background children included. */
   readonly reapGroupOnExit?: boolean;
-  /**
-   * Spawn on a worker thread: the event loop goes on while the child execs, so many hooks run
-   * at once overlap (`hooks test`), at the price of a thread hop on each one (about 0.15 ms),
-   * which a session's one hook at a time does not pay.
-   */
-  readonly spawnOnThread?: boolean;
   /** How long the pipes may stay open after the process exits (default 250 ms). */
   readonly drainMs?: number;
 }
@@ -82,11 +70,13 @@ export const runCommand: CommandRunner = async (options) => {
   // Until the group is over, the agent's death (even SIGKILL) ends it too.
   let releaseGroup: () => void;
   try {
-    const command = programAndArgs(options.commandLine);
-    const spawnOptions = { cwd: options.cwd, env: options.env, stdin: "piped" } as const;
-    ({ child, release: releaseGroup } = options.spawnOnThread
-      ? await spawnGuardedOnThread(() => spawnInOwnGroupOnThread(command, spawnOptions))
-      : spawnGuarded(() => spawnInOwnGroup(command, spawnOptions)));
+    ({ child, release: releaseGroup } = spawnGuarded(() =>
+      spawnInOwnGroup(programAndArgs(options.commandLine), {
+        cwd: options.cwd,
+        env: options.env,
+        stdin: "piped",
+      })
+    ));
   } catch (error) {
     return {
       kind: "spawn_failed",
@@ -203,9 +193,7 @@ function stopTrigger(timeoutMs: number, signal: AbortSignal | undefined) {
   const reason = new Promise<StopReason>((resolve) => fire = resolve);
   const timer = setTimeout(() => fire("timed_out"), Math.min(timeoutMs, MAX_TIMEOUT_MS));
   const onAbort = () => fire("cancelled");
-  // The signal may have aborted while the process was being spawned on a thread.
-  if (signal?.aborted) fire("cancelled");
-  else signal?.addEventListener("abort", onAbort, { once: true });
+  signal?.addEventListener("abort", onAbort, { once: true });
   return {
     reason,
     dispose: () => {

@@ -30,15 +30,6 @@ export function spawnGuarded(
   return { child, release: guardGroup(child.pid) };
 }
 
-/** `spawnGuarded` for a spawn that settles later (posix_spawn on a worker thread). */
-export async function spawnGuardedOnThread(
-  spawn: () => Promise<GroupChild>,
-): Promise<{ readonly child: GroupChild; readonly release: () => void }> {
-  installed?.start();
-  const child = await spawn();
-  return { child, release: guardGroup(child.pid) };
-}
-
 /**
  * Registers a group just spawned, and returns its release: call it once the group is over (its
  * leader reaped and the group ended), and the guard forgets it. Releasing twice is harmless.

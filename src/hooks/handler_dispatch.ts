@@ -24,12 +24,6 @@ export interface HandlerRunnerOptions {
    * on in `hooks test`, where every process of a case must be gone when it ends.
    */
   readonly reapGroupOnExit?: boolean;
-  /**
-   * Spawn command hooks on a worker thread: on in `hooks test`, whose cases run in parallel and
-   * whose spawns then overlap; off in sessions, where hooks run one at a time and the thread hop
-   * would only add to each.
-   */
-  readonly spawnOnThread?: boolean;
 }
 
 export function createHandlerRunner(options: HandlerRunnerOptions = {}): HandlerRunner {

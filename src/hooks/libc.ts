@@ -92,13 +92,6 @@ const SYMBOLS = {
     parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"],
     result: "i32",
   },
-  // The same call on a worker thread: the event loop goes on while the child execs.
-  posix_spawn_on_thread: {
-    name: "posix_spawn",
-    parameters: ["buffer", "buffer", "buffer", "buffer", "buffer", "buffer"],
-    result: "i32",
-    nonblocking: true,
-  },
   posix_spawnattr_init: { parameters: ["buffer"], result: "i32" },
   posix_spawnattr_destroy: { parameters: ["buffer"], result: "i32" },
   posix_spawnattr_setflags: { parameters: ["buffer", "i16"], result: "i32" },

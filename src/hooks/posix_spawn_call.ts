@@ -53,63 +53,12 @@ function signalSetsOf(libc: Libc) {
   return sets;
 }
 
-/**
- * Spawns and returns the pid; throws NotFound, PermissionDenied or an Error naming the cause.
- * The event loop's thread waits in posix_spawn until the child has exec'd (glibc's vfork): a
- * millisecond or more on a loaded machine. `posixSpawnOnThread` spares it that.
- */
+/** Spawns and returns the pid; throws NotFound, PermissionDenied or an Error naming the cause. */
 export function posixSpawn(libc: Libc, call: SpawnCall): number {
-  const tries = attempts(libc, call);
-  let step = tries.next();
-  while (!step.done) {
-    const prepared = prepare(libc, step.value, call);
-    try {
-      step = tries.next(prepared.result(libc.symbols.posix_spawn(...prepared.args)));
-    } finally {
-      prepared.dispose();
-    }
-  }
-  return step.value;
-}
-
-/**
- * `posixSpawn` with the call itself on a worker thread (a nonblocking FFI call), so the event
- * loop goes on while the child execs: two spawns overlap, and the agent answers meanwhile.
- */
-export async function posixSpawnOnThread(libc: Libc, call: SpawnCall): Promise<number> {
-  const tries = attempts(libc, call);
-  let step = tries.next();
-  while (!step.done) {
-    const prepared = prepare(libc, step.value, call);
-    try {
-      const errno = await libc.symbols.posix_spawn_on_thread(...prepared.args);
-      step = tries.next(prepared.result(errno));
-    } finally {
-      // After the call has returned: until then the thread reads every buffer it was given.
-      prepared.dispose();
-    }
-  }
-  return step.value;
-}
-
-/** One exec to try: a path and the argv it gets. */
-interface Attempt {
-  readonly path: string;
-  readonly argv: readonly string[];
-}
-
-/**
- * execvp's order of attempts, given each one's result (a pid, or the errno it failed with);
- * returns the pid, or throws the error the last failure means.
- */
-function* attempts(
-  libc: Libc,
-  call: SpawnCall,
-): Generator<Attempt, number, number | { errno: number }> {
   const candidates = programCandidates(libc, call);
   let denied: number | undefined;
   for (const path of candidates) {
-    const result = yield { path, argv: [call.program, ...call.args] };
+    const result = spawnOnce(libc, path, [call.program, ...call.args], call);
     if (typeof result === "number") return result;
     // execvp goes on past a file it may not run; so does this, and reports EACCES at the end.
     if (result.errno === EACCES && candidates.length > 1) {
@@ -118,7 +67,7 @@ function* attempts(
     }
     if (result.errno === ENOEXEC) {
       // A script without a #! line: execvp hands it to the shell, and so does this.
-      const viaShell = yield { path: "/bin/sh", argv: ["/bin/sh", path, ...call.args] };
+      const viaShell = spawnOnce(libc, "/bin/sh", ["/bin/sh", path, ...call.args], call);
       if (typeof viaShell === "number") return viaShell;
     }
     throw spawnError(libc, result.errno, call);
@@ -146,33 +95,17 @@ function access(libc: Libc, path: string, mode: number): boolean {
   return libc.symbols.access(cString(path), mode) === 0;
 }
 
-type SpawnArgs = [
-  pid: Int32Array,
-  path: Uint8Array,
-  actions: Uint8Array,
-  attributes: Uint8Array,
-  argv: Uint8Array,
-  envp: Uint8Array,
-];
-
-/**
- * posix_spawn's arguments for one attempt, and their release. Every buffer the call reads is in
- * `args`, which the caller holds until the call has returned.
- */
-function prepare(libc: Libc, attempt: Attempt, call: SpawnCall): {
-  readonly args: SpawnArgs;
-  result(errno: number): number | { errno: number };
-  dispose(): void;
-} {
+function spawnOnce(
+  libc: Libc,
+  path: string,
+  argv: readonly string[],
+  call: SpawnCall,
+): number | { errno: number } {
   const { symbols, flavor } = libc;
   const actions = new Uint8Array(OPAQUE_BYTES);
   const attributes = new Uint8Array(OPAQUE_BYTES);
   symbols.posix_spawn_file_actions_init(actions);
   symbols.posix_spawnattr_init(attributes);
-  const dispose = () => {
-    symbols.posix_spawnattr_destroy(attributes);
-    symbols.posix_spawn_file_actions_destroy(actions);
-  };
   try {
     call.stdio.forEach((source, target) => {
       if (source === "null") {
@@ -180,8 +113,8 @@ function prepare(libc: Libc, attempt: Attempt, call: SpawnCall): {
         symbols.posix_spawn_file_actions_addopen(actions, target, DEV_NULL, mode, 0);
       } else symbols.posix_spawn_file_actions_adddup2(actions, source.pipe, target);
     });
-    // glibc copies the path into the action: this buffer may go once the action is added.
-    symbols.posix_spawn_file_actions_addchdir_np!(actions, cString(call.cwd));
+    const cwd = cString(call.cwd);
+    symbols.posix_spawn_file_actions_addchdir_np!(actions, cwd);
 
     const { emptyMask, defaults } = signalSetsOf(libc);
     symbols.posix_spawnattr_setsigmask(attributes, emptyMask);
@@ -190,21 +123,18 @@ function prepare(libc: Libc, attempt: Attempt, call: SpawnCall): {
 
     const envp = Object.entries(call.env).map(([name, value]) => `${name}=${value}`);
     const pid = new Int32Array(1);
-    return {
-      args: [
-        pid,
-        cString(attempt.path),
-        actions,
-        attributes,
-        cStringArray(attempt.argv),
-        cStringArray(envp),
-      ],
-      result: (errno) => (errno === 0 ? pid[0]! : { errno }),
-      dispose,
-    };
-  } catch (error) {
-    dispose();
-    throw error;
+    const errno = symbols.posix_spawn(
+      pid,
+      cString(path),
+      actions,
+      attributes,
+      cStringArray(argv),
+      cStringArray(envp),
+    );
+    return errno === 0 ? pid[0]! : { errno };
+  } finally {
+    symbols.posix_spawnattr_destroy(attributes);
+    symbols.posix_spawn_file_actions_destroy(actions);
   }
 }
 

@@ -11,12 +11,7 @@ import { FdPoller } from "./fd_poller.ts";
 import { fdReadable, fdWritable } from "./fd_streams.ts";
 import type { Libc, LibcSymbols } from "./libc.ts";
 import { makePipe } from "./pipe_pair.ts";
-import {
-  type ChildFd,
-  posixSpawn,
-  posixSpawnOnThread,
-  type SpawnCall,
-} from "./posix_spawn_call.ts";
+import { type ChildFd, posixSpawn } from "./posix_spawn_call.ts";
 import type { GroupChild, GroupCommand, SpawnOptions } from "./group_child.ts";
 
 export class PosixSpawner {
@@ -31,30 +26,7 @@ export class PosixSpawner {
     return this.#open.size;
   }
 
-  /** Spawns with the event loop's thread waiting in posix_spawn until the child has exec'd. */
   spawn(command: GroupCommand, options: SpawnOptions): GroupChild {
-    const pipes = this.#pipesFor(options);
-    try {
-      return pipes.child(posixSpawn(this.libc, pipes.call(command, options)));
-    } catch (error) {
-      pipes.abandon();
-      throw error;
-    }
-  }
-
-  /** The same, with posix_spawn on a worker thread: the event loop goes on meanwhile. */
-  async spawnOnThread(command: GroupCommand, options: SpawnOptions): Promise<GroupChild> {
-    const pipes = this.#pipesFor(options);
-    try {
-      return pipes.child(await posixSpawnOnThread(this.libc, pipes.call(command, options)));
-    } catch (error) {
-      pipes.abandon();
-      throw error;
-    }
-  }
-
-  /** The pipes of one child, the spawn call that hands them over, and the child once spawned. */
-  #pipesFor(options: SpawnOptions) {
     const poller = this.#poller ??= new FdPoller(
       this.libc.symbols,
       this.#opened(makePipe(this.libc, "both")),
@@ -67,45 +39,33 @@ export class PosixSpawner {
       opened.push(...ends);
       return ends;
     };
-    // Only what is still open: the child's ends are closed once it is spawned.
-    const abandon = () => {
-      for (const fd of opened) if (this.#open.has(fd)) this.#close(fd);
-    };
-    let stdin: [number, number] | undefined;
-    let stdout: [number, number] | undefined;
-    let stderr: [number, number] | undefined;
     try {
-      stdin = options.stdin === "piped" ? pipe(1) : undefined;
-      stdout = output === "piped" ? pipe(0) : undefined;
-      stderr = output === "piped" ? pipe(0) : undefined;
-    } catch (error) {
-      abandon();
-      throw error;
-    }
-    const childEnd = (ends: [number, number] | undefined, side: 0 | 1): ChildFd =>
-      ends === undefined ? "null" : { pipe: ends[side] };
-    return {
-      call: (command: GroupCommand, options: SpawnOptions): SpawnCall => ({
+      const stdin = options.stdin === "piped" ? pipe(1) : undefined;
+      const stdout = output === "piped" ? pipe(0) : undefined;
+      const stderr = output === "piped" ? pipe(0) : undefined;
+      const childEnd = (ends: [number, number] | undefined, side: 0 | 1): ChildFd =>
+        ends === undefined ? "null" : { pipe: ends[side] };
+      const pid = posixSpawn(this.libc, {
         program: command.program,
         args: command.args,
         cwd: options.cwd,
         env: options.env,
         stdio: [childEnd(stdin, 0), childEnd(stdout, 1), childEnd(stderr, 1)],
-      }),
-      child: (pid: number): GroupChild => {
-        // The child has its own copies now; ours of its ends would hold the pipes open.
-        for (const fd of [stdin?.[0], stdout?.[1], stderr?.[1]]) {
-          if (fd !== undefined) this.#close(fd);
-        }
-        return new PosixChild(
-          pid,
-          { poller, libc: this.libc.symbols },
-          { stdin: stdin?.[1], stdout: stdout?.[0], stderr: stderr?.[0] },
-          childExit(this.libc, poller, pid, (fd) => this.#open.add(fd)),
-        );
-      },
-      abandon,
-    };
+      });
+      // The child has its own copies now; ours of its ends would hold the pipes open.
+      for (const fd of [stdin?.[0], stdout?.[1], stderr?.[1]]) {
+        if (fd !== undefined) this.#close(fd);
+      }
+      return new PosixChild(
+        pid,
+        { poller, libc: this.libc.symbols },
+        { stdin: stdin?.[1], stdout: stdout?.[0], stderr: stderr?.[0] },
+        childExit(this.libc, poller, pid, (fd) => this.#open.add(fd)),
+      );
+    } catch (error) {
+      for (const fd of opened) this.#close(fd);
+      throw error;
+    }
   }
 
   #opened(ends: [number, number]): [number, number] {

@@ -19,21 +19,6 @@ export function spawnInOwnGroup(command: GroupCommand, options: SpawnOptions): G
 }
 
 /**
- * `spawnInOwnGroup`, with posix_spawn on a worker thread: the event loop is not held while the
- * child execs (a millisecond or more on a loaded machine), so spawns overlap. The fallback
- * spawns as `spawnInOwnGroup` does; a spawn that fails rejects.
- */
-export async function spawnInOwnGroupOnThread(
-  command: GroupCommand,
-  options: SpawnOptions,
-): Promise<GroupChild> {
-  const spawner = posixSpawner();
-  return spawner === undefined
-    ? spawnWithDeno(command, options)
-    : await spawner.spawnOnThread(command, options);
-}
-
-/**
  * Where the `setsid` program is, once found (null: there is none, as on macOS). Starting the
  * child through it gives it a session and process group of its own while Deno spawns it with
  * posix_spawn. Deno's own `detached` calls setsid() in a pre-exec hook, which makes it fork the

@@ -99,8 +99,6 @@ async function fireAndCheck(
     ...(input.killGraceMs === undefined ? {} : { killGraceMs: input.killGraceMs }),
     // Every process of a case ends with it, background children of hooks included.
     reapGroupOnExit: true,
-    // Cases run in parallel: their spawns overlap where none holds the event loop.
-    spawnOnThread: true,
   };
   // Only a case that asserts the environment pays for recording it.
   const hookEnvs = spec.expect.env === undefined ? undefined : new Map<string, HookEnv>();

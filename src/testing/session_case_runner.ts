@@ -181,7 +181,6 @@ async function driveSession(
         ...killGrace,
         // Every process of a case ends with it, background children of hooks included.
         reapGroupOnExit: true,
-        spawnOnThread: true,
       })),
     observeFiring: (_session, firing, order, skipped) => {
       firings.push({ firing, order });

@@ -1,4 +1,3 @@
-import { signalGroup } from "../../src/hooks/process_group.ts";
 import { chooseSpawnPath, describeSpawnPath } from "../../src/hooks/spawn_path.ts";
 import {
   assert,
@@ -278,40 +277,5 @@ Deno.test({
     await Promise.all([out.done, child.status, child.captureOutput!("stderr", 10).done]);
     assertEquals(out.result().text.length, 1000);
     assertEquals(out.result().discardedBytes, 299_000);
-  },
-});
-
-Deno.test({
-  name: "a spawn on a worker thread gives the same child, and a program that is not there rejects",
-  ignore,
-  async fn() {
-    const child = await spawner!.spawnOnThread(
-      { program: "/bin/sh", args: ["-c", 'echo "$ONLY"; pwd; echo err >&2'] },
-      { cwd: "/", env: { ONLY: "this one" }, stdin: "null" },
-    );
-    const { stdout, stderr } = await outputOf(child);
-    assertEquals([stdout, stderr], ["this one\n/\n", "err\n"]);
-    const open = openDescriptors();
-    await assertRejectsWith(
-      () =>
-        spawner!.spawnOnThread({ program: "/nonexistent/x", args: [] }, {
-          cwd: "/",
-          env: {},
-          stdin: "piped",
-        }),
-      Deno.errors.NotFound,
-    );
-    // The pipes made for it are closed again.
-    assertEquals(openDescriptors(), open);
-  },
-});
-
-Deno.test({
-  name: "signalling a group that is gone says so without throwing",
-  ignore,
-  async fn() {
-    const child = spawn("exit 0");
-    await outputOf(child);
-    assertEquals(signalGroup(child.pid, "SIGCONT"), false);
   },
 });
