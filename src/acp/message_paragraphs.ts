@@ -27,14 +27,15 @@ export function threadTailAfter(update: SessionUpdate, before: ThreadTail): Thre
     case "config_option_update":
     case "session_info_update":
     case "usage_update":
+    // A plan (the model's load progress) is shown apart from the thread, which goes on below it.
+    case "plan":
       return before;
-    // Each of these is shown apart (a user message, a thought, a tool call's card, a plan):
+    // Each of these is shown apart (a user message, a thought, a tool call's card):
     // agent text after them starts afresh.
     case "user_message_chunk":
     case "agent_thought_chunk":
     case "tool_call":
     case "tool_call_update":
-    case "plan":
     case "notice":
     case "compaction_summary_chunk":
     case "compaction_update":

@@ -48,7 +48,8 @@ const spec: CommandSpec = {
     "enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a session.\n" +
     "Exit codes: 0 the event fired (whatever the hooks decided, unless --exit-code); 1 with\n" +
     "--exit-code, the decision blocks (deny on PreToolUse and PermissionRequest, keep going on\n" +
-    "Stop) or stops the turn (continue:false); 2 a usage error; 130 interrupted.",
+    "Stop) or stops the turn (continue:false); 2 a usage error; 130 interrupted. (1 is also the\n" +
+    "exit of a file llama-agent may not read, which stderr names.)",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
@@ -76,7 +77,7 @@ const spec: CommandSpec = {
     "llama-agent hooks run SessionStart",
     `llama-agent hooks run PreToolUse --compat claude --input '{"tool_name":"Bash","tool_input":{"command":"git commit -m x"}}'`,
     "llama-agent hooks run Stop --input @stop.json --json",
-    `llama-agent hooks run PreToolUse --exit-code --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}' > /dev/null || echo denied`,
+    `llama-agent hooks run PreToolUse --exit-code --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}' > /dev/null; [ $? -eq 1 ] && echo denied`,
     `llama-agent hooks run PreToolUse --compat claude --plugin-dir ../guard --input '{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}'`,
   ],
 };

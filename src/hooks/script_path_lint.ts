@@ -49,6 +49,8 @@ const INTERPRETER =
   /^(sh|bash|zsh|dash|ksh|fish|node|nodejs|deno|bun|uv|tsx|ts-node|python[0-9.]*|ruby|perl|php|lua|Rscript|source|\.)$/;
 /** Shells, whose `-c` word is a command line: one word of it is a program run directly. */
 const SHELL = /^(sh|bash|zsh|dash|ksh)$/;
+/** A shell's short options that include -c: the next word is a command line. */
+const SHELL_COMMAND_OPTION = /^-[a-zA-Z]*c[a-zA-Z]*$/;
 /** Interpreters that take a `run` subcommand before the script. */
 const RUN_SUBCOMMAND = /^(deno|bun|uv)$/;
 /** Options after which an interpreter runs inline code, not a file. */
@@ -165,13 +167,19 @@ export function programWords(words: readonly (string | undefined)[]): ProgramWor
   if (!found.interpreter) return found;
   let i = k + 1;
   /** Steps over options; false at one that makes the next word inline code. */
+  const shell = SHELL.test(name);
+  // A shell's -c may come with other short options (`bash -lc`, `sh -ec`).
+  const takesCommand = (word: string) => shell && SHELL_COMMAND_OPTION.test(word);
   const skipOptions = () => {
-    for (; words[i]?.startsWith("-"); i++) if (INLINE_CODE.test(words[i] ?? "")) return false;
+    for (; words[i]?.startsWith("-"); i++) {
+      const word = words[i] ?? "";
+      if (INLINE_CODE.test(word) || takesCommand(word)) return false;
+    }
     return true;
   };
   if (!skipOptions()) {
     const line = words[i + 1];
-    const oneWord = SHELL.test(name) && words[i] === "-c" && line !== undefined && !/\s/.test(line);
+    const oneWord = takesCommand(words[i] ?? "") && line !== undefined && !/\s/.test(line);
     return oneWord ? { ...found, command: i + 1 } : found;
   }
   if (RUN_SUBCOMMAND.test(name) && words[i] === "run") {

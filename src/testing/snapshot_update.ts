@@ -85,22 +85,32 @@ export function updateScenarioText(
     }
     const outcome = planCase(value, result.failures);
     for (const { failure, why } of outcome.left) left.push({ ...place(failure), why });
-    let applied = true;
+    // A case is edited whole or not at all: one edit that cannot be made leaves the case as it
+    // was, so what is written is always the plan of the cases that changed.
+    let edited = current;
+    const caseChanges: SnapshotChange[] = [];
+    let failed: { failure: ExpectationFailure; message: string } | undefined;
     for (const { failure, edit, from } of outcome.accepted) {
-      const edited = applyToText(current, casePointer + edit.pointer, edit);
-      if (!edited.ok) {
-        applied = false;
-        left.push({ ...place(failure), why: `cannot edit the file here: ${edited.message}` });
-        continue;
+      const next = applyToText(edited, casePointer + edit.pointer, edit);
+      if (!next.ok) {
+        failed = { failure, message: next.message };
+        break;
       }
-      current = edited.text;
+      edited = next.text;
       const to = edit.kind === "remove"
         ? { kind: "removed" as const }
         : { kind: "value" as const, value: edit.value };
-      changes.push({ ...place(failure), from, to });
+      caseChanges.push({ ...place(failure), from, to });
     }
+    if (failed !== undefined) {
+      const why = `cannot edit the file here: ${failed.message}`;
+      left.push(...outcome.accepted.map(({ failure }) => ({ ...place(failure), why })));
+      continue;
+    }
+    current = edited;
+    changes.push(...caseChanges);
     planned.set(casePointer, outcome.value);
-    if (applied && outcome.left.length === 0) updatedCases.push(casePointer);
+    if (outcome.left.length === 0) updatedCases.push(casePointer);
   }
   if (changes.length === 0) return { text, changes, left, updatedCases };
   const broken = checkWritten(file, text, current, planned);

@@ -28,9 +28,15 @@ import { withoutParagraphBreaks } from "../../src/acp/message_paragraphs.ts";
  * order, for one session or all.
  */
 export function noticesOf(updates: readonly SessionNotification[], sessionId?: string): string[] {
-  return withoutParagraphBreaks(updates).flatMap(({ sessionId: id, update }) =>
-    (sessionId === undefined || id === sessionId) &&
-      update.sessionUpdate === "agent_message_chunk" &&
+  // Each session's thread on its own: a break depends on what that session showed before.
+  const threads = sessionId === undefined
+    ? [...new Set(updates.map((u) => u.sessionId))]
+    : [sessionId];
+  const said = threads.flatMap((id) =>
+    withoutParagraphBreaks(updates.filter((u) => u.sessionId === id))
+  );
+  return said.flatMap(({ update }) =>
+    update.sessionUpdate === "agent_message_chunk" &&
       update._meta?.["llama-agent/notice"] === true && update.content.type === "text"
       ? [update.content.text]
       : []
@@ -193,7 +199,7 @@ export async function withInMemoryAgent(
       },
       kinds: (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update.sessionUpdate),
       text: (id) =>
-        withoutParagraphBreaks(updates).filter((u) => u.sessionId === id).map((u) =>
+        withoutParagraphBreaks(updates.filter((u) => u.sessionId === id)).map((u) =>
           u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text"
             ? u.update.content.text
             : ""

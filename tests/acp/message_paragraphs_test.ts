@@ -45,6 +45,22 @@ function joinedText(updates: readonly SessionNotification[], from = 0): string {
   return updates.slice(from).map(({ update }) => shownText(update)).join("");
 }
 
+Deno.test("a plan shown between a notice and the reply (the model's load progress) does not glue them", () => {
+  const plan: SessionUpdate = {
+    sessionUpdate: "plan",
+    entries: [{ content: "Loading model… 40 %", priority: "high", status: "in_progress" }],
+  };
+  assertEquals(
+    sent([
+      notice("UserPromptSubmit says: checked"),
+      plan,
+      { ...plan, entries: [] },
+      modelText("Hi"),
+    ]),
+    ["UserPromptSubmit says: checked", "", "", "\n\nHi"],
+  );
+});
+
 Deno.test("a message after another message's text starts a paragraph; the chunks of one message are joined as they are", () => {
   assertEquals(sent([modelText("Do"), modelText("ne."), notice("Stop says: hi")]), [
     "Do",

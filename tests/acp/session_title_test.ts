@@ -1,3 +1,4 @@
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { printing, settings } from "./hook_fixtures.ts";
@@ -52,4 +53,19 @@ Deno.test("a title leaves out mentioned files' contents, names a prompt of menti
   const long = sessionTitle([{ type: "text", text: "x".repeat(200) }]);
   assertEquals(long?.length, TITLE_LENGTH);
   assertEquals(long?.endsWith("…"), true);
+});
+
+Deno.test("a title never splits a character, names a folder mention by its name, and passes over malformed blocks", () => {
+  const emoji = "😀";
+  const long = "a".repeat(TITLE_LENGTH - 2) + emoji + "tail";
+  const title = sessionTitle([{ type: "text", text: long }])!;
+  assertEquals(Array.from(title).length, TITLE_LENGTH);
+  assertEquals(title, "a".repeat(TITLE_LENGTH - 2) + emoji + "…");
+  assertEquals(
+    sessionTitle([{ type: "resource", resource: { uri: "file:///work/src/", text: "" } }]),
+    "@src",
+  );
+  // As a transcript may hold them: the schema there checks only each block's type.
+  const malformed = [{ type: "text" }, { type: "resource" }] as unknown as ContentBlock[];
+  assertEquals(sessionTitle(malformed), null);
 });

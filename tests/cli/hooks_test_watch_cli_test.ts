@@ -3,7 +3,7 @@
  * reruns it when the settings file changes (here: the guard removed, so the case fails), and
  * Ctrl-C ends it with the last run's exit code. Program-facing reporters are refused.
  */
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { spawnLauncher, withTempProject } from "../helpers/run_cli.ts";
 import { within } from "../helpers/within.ts";
 import { DENIES_RM, GUARD, hooksTest, scenario, SETTINGS } from "./hooks_test_fixture.ts";
@@ -61,9 +61,21 @@ Deno.test("--watch reruns on a settings change and Ctrl-C exits with the last ru
     } finally {
       child.kill("SIGINT");
     }
-    const status = await child.status;
+    const status = await within(child.status, 30_000);
+    if (status === undefined) child.kill("SIGKILL");
+    assert(status !== undefined, "SIGINT ends the watch");
     await out.done;
     assertEquals([status.code, await errors], [1, ""]);
+  });
+});
+
+Deno.test("--watch refuses --update: each rewrite would start another run", async () => {
+  await hooksTest(PROJECT, ["--watch", "--update"], (result) => {
+    assertEquals([result.code, result.stdout], [2, ""]);
+    assertEquals(
+      result.stderr,
+      "--update and --watch do not go together: run --update once, then --watch\n",
+    );
   });
 });
 

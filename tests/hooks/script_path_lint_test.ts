@@ -25,6 +25,8 @@ Deno.test("only the word that names the program or an interpreter's script is a 
   // A shell's one-word command line is a program the shell runs.
   assertEquals(refs('bash -c "$CLAUDE_PROJECT_DIR/c.sh"'), ["run /c.sh"]);
   assertEquals(refs('sh -c "$CLAUDE_PROJECT_DIR/c.sh --fast"'), []);
+  assertEquals(refs('bash -lc "$CLAUDE_PROJECT_DIR/c.sh --fast"'), []);
+  assertEquals(refs('bash -ec "$CLAUDE_PROJECT_DIR/c.sh"'), ["run /c.sh"]);
   assertEquals(refs("# $CLAUDE_PROJECT_DIR/c.sh"), []);
   assertEquals(refs("$CLAUDE_PROJECT_DIR/a.sh | $CLAUDE_PROJECT_DIR/a.sh"), ["run /a.sh"]);
   assertEquals(refs("bash", ["$CLAUDE_PROJECT_DIR/x.sh", "$CLAUDE_PROJECT_DIR/y"]), [
