@@ -1,6 +1,6 @@
 /**
  * Text edits of a JSONC document at a JSON pointer: the span of the value a pointer names, and
- * replacing a value, removing a property or adding one, each touching only that span (and the
+ * replacing a value or removing a property, each touching only that span (and the
  * comma beside it), so comments, blank lines and the formatting of everything else stay byte for
  * byte. `hooks test --update` rewrites expectations this way rather than re-serialising the file.
  *
@@ -57,10 +57,16 @@ export function valueSpan(text: string, pointer: string): Span | undefined {
   return node === undefined ? undefined : { offset: bom.length + node.offset, length: node.length };
 }
 
-/** The 1-based line of the value at `pointer` (of its key, for a property). */
-export function lineOfPointer(text: string, pointer: string): number | undefined {
-  const { bom, body } = withoutBom(text);
-  const root = parseJsonc(body);
+/**
+ * The 1-based line of the value at `pointer` (of its key, for a property). `root` is `text`
+ * parsed, for a caller that has it already.
+ */
+export function lineOfPointer(
+  text: string,
+  pointer: string,
+  root: Node | undefined = parseJsonc(text),
+): number | undefined {
+  const { bom } = withoutBom(text);
   const node = root === undefined ? undefined : nodeAt(root, pointer);
   if (node === undefined) return undefined;
   const start = node.parent?.type === "property" ? node.parent.offset : node.offset;
@@ -132,59 +138,6 @@ export function removeProperty(text: string, pointer: string): EditResult {
       });
     }
     return edits;
-  });
-}
-
-/**
- * Adds `key` with `value` as the last property of the object at `pointer` (which must not have
- * it): on a line of its own, indented as its siblings, when they are on lines of their own;
- * else on the line, after them.
- */
-export function insertProperty(
-  text: string,
-  pointer: string,
-  key: string,
-  value: unknown,
-): EditResult {
-  return edit(text, pointer, (body, object) => {
-    if (object.type !== "object") return `"${pointer}" is not an object`;
-    const children = object.children ?? [];
-    if (children.some((p) => p.children?.[0]?.value === key)) {
-      return `"${pointer}" already has "${key}"`;
-    }
-    const step = indentStep(body);
-    const last = children.at(-1);
-    const close = object.offset + object.length - 1;
-    const multiLine = body.slice(object.offset, close).includes("\n");
-    if (last === undefined) {
-      const outer = indentationAt(body, lineStartOf(body, object.offset));
-      const indent = multiLine ? outer + step : "";
-      const column = multiLine
-        ? indent.length
-        : object.offset - lineStartOf(body, object.offset) + 2;
-      const entry = property(key, value, indent, step, column);
-      const content = multiLine ? `\n${indent}${entry}\n${outer}` : ` ${entry} `;
-      return [{ offset: object.offset + 1, length: close - object.offset - 1, content }];
-    }
-    const end = last.offset + last.length;
-    const trailingComma = commaIn(body, end, close);
-    if (startsLine(body, last.offset)) {
-      const indent = indentationAt(body, lineStartOf(body, last.offset));
-      const entry = property(key, value, indent, step, indent.length);
-      const lineEnd = endOfLine(body, trailingComma === undefined ? end : trailingComma + 1);
-      const tail = trailingComma === undefined ? "" : ",";
-      const edits: TextEdit[] = [{
-        offset: lineEnd,
-        length: 0,
-        content: `\n${indent}${entry}${tail}`,
-      }];
-      if (trailingComma === undefined) edits.push({ offset: end, length: 0, content: "," });
-      return edits;
-    }
-    const at = trailingComma === undefined ? end : trailingComma + 1;
-    const entry = property(key, value, "", step, at - lineStartOf(body, at) + 2);
-    const content = trailingComma === undefined ? `, ${entry}` : ` ${entry},`;
-    return [{ offset: at, length: 0, content }];
   });
 }
 

@@ -73,7 +73,7 @@ export function updateScenarioText(
     const value = caseNode === undefined ? undefined : nodeValue(caseNode);
     const place = (failure: ExpectationFailure): SnapshotPlace => ({
       file,
-      line: lineOfPointer(text, casePointer + pointerOf(failure.path)) ?? failure.line ??
+      line: lineOfPointer(text, casePointer + pointerOf(failure.path), root) ?? failure.line ??
         result.location.line,
       caseName: result.name,
       path: failure.path,

@@ -5,7 +5,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import {
   formatValue,
-  insertProperty,
   lineOfPointer,
   removeProperty,
   replaceValue,
@@ -92,7 +91,7 @@ Deno.test("the file's indentation step is used: tabs", () => {
     `{\n\t\t"x": "${"y".repeat(120)}"\n\t}`,
   );
   assertEquals(
-    edited(insertProperty(text, "/a", "c", 2)),
+    edited(replaceValue(text, "/a", { b: 1, c: 2 })),
     '{\n\t"a": {\n\t\t"b": 1,\n\t\t"c": 2\n\t}\n}\n',
   );
 });
@@ -133,28 +132,6 @@ Deno.test("removing an array element or the root is refused", () => {
   const result = removeProperty('{ "a": [1, 2] }', "/a/0");
   assertEquals(result, { ok: false, message: '"/a/0" is not a property of an object' });
   assertEquals(removeProperty("{", "/a"), { ok: false, message: "The text is not valid JSONC" });
-});
-
-Deno.test("inserting a property on its own line, after a trailing comment", () => {
-  const text = '{\n  "a": 1 // one\n}\n';
-  assertEquals(edited(insertProperty(text, "", "b", [2])), '{\n  "a": 1, // one\n  "b": [2]\n}\n');
-});
-
-Deno.test("inserting keeps a trailing comma style, and into an object on one line", () => {
-  assertEquals(
-    edited(insertProperty('{\n  "a": 1,\n}\n', "", "b", 2)),
-    '{\n  "a": 1,\n  "b": 2,\n}\n',
-  );
-  assertEquals(edited(insertProperty('{ "a": 1 }', "", "b", 2)), '{ "a": 1, "b": 2 }');
-  assertEquals(edited(insertProperty('{ "e": {} }', "/e", "b", 2)), '{ "e": { "b": 2 } }');
-  assertEquals(
-    edited(insertProperty('{\n  "e": {\n  }\n}', "/e", "b", 2)),
-    '{\n  "e": {\n    "b": 2\n  }\n}',
-  );
-  assertEquals(insertProperty('{ "a": 1 }', "", "a", 2), {
-    ok: false,
-    message: '"" already has "a"',
-  });
 });
 
 Deno.test("a byte order mark and CRLF line ends are kept", () => {
