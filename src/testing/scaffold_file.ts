@@ -20,9 +20,7 @@ import {
   value,
   wrap,
 } from "./scaffold_render.ts";
-
-export const SCHEMA_URL =
-  "https://github.com/llama-agent/llama-agent/releases/latest/download/hooks-test.schema.json";
+import { SCENARIO_SCHEMA_URL } from "./scenario_json_schema.ts";
 
 export type WrittenCase =
   | {
@@ -44,7 +42,7 @@ export function probeText(
   const items: JsoncItem[] = cases.map((planned, i) => ({
     node: eventCaseNode(`probe ${i + 1}`, planned, value(EVENT_PROBE)),
   }));
-  items.push({ node: sessionCaseNode("probe session", session, profile, SESSION_PROBE) });
+  items.push({ node: sessionCaseNode("probe session", session, value(SESSION_PROBE)) });
   return renderJsonc(object([...fileHead(profile), { key: "cases", node: array(items) }])) + "\n";
 }
 
@@ -70,9 +68,8 @@ export function suiteText(
         node: sessionCaseNode(
           caseName(written),
           written.session,
-          profile,
-          undefined,
-          written.expect,
+          object(written.expect.entries),
+          written.expect.comments,
         ),
       }
   );
@@ -98,7 +95,7 @@ export function suiteText(
 
 function fileHead(profile: CompatProfile, comments: readonly string[] = []): JsoncEntry[] {
   return [
-    { key: "$schema", node: value(SCHEMA_URL), comments: comments.map((c) => wrap(c)) },
+    { key: "$schema", node: value(SCENARIO_SCHEMA_URL), comments: comments.map((c) => wrap(c)) },
     { key: "description", node: value("What the hooks of this project do, case by case") },
     ...(profile.id === "claude"
       ? [{
@@ -154,9 +151,8 @@ function sessionComments(session: SessionPlan): string[] {
 function sessionCaseNode(
   name: string,
   session: SessionPlan,
-  profile: CompatProfile,
-  probe?: unknown,
-  expect?: ReturnType<typeof sessionExpect>,
+  expect: JsoncNode,
+  expectComments: readonly string[] = [],
 ) {
   const shell = session.tool.capability === "shell";
   const script = object([
@@ -176,7 +172,7 @@ function sessionCaseNode(
         }),
       }]
       : []),
-    { key: "prompts", node: value([promptFor(session, profile)]) },
+    { key: "prompts", node: value([promptFor(session)]) },
     { key: "client", node: value({ permissions: "allow_once" }) },
     ...(shell ? [{ key: "shell", node: value([{ output: "README.md\n", exitCode: 0 }]) }] : []),
   ]);
@@ -185,13 +181,13 @@ function sessionCaseNode(
     { key: "session", node: script },
     {
       key: "expect",
-      node: probe !== undefined ? value(probe) : object(expect?.entries ?? []),
-      comments: (expect?.comments ?? []).map((c) => wrap(c)),
+      node: expect,
+      comments: expectComments.map((c) => wrap(c)),
     },
   ]);
 }
 
-function promptFor(session: SessionPlan, _profile: CompatProfile): string {
+function promptFor(session: SessionPlan): string {
   return session.tool.capability === "shell"
     ? "List the files of this project"
     : `Use ${session.tool.name} once`;

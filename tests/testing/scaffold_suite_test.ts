@@ -11,7 +11,7 @@ import { copyTree } from "../../src/testing/copy_tree.ts";
 import { runScenarios } from "../../src/testing/run_scenarios.ts";
 import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
 import { type Scaffold, scaffoldSuite } from "../../src/testing/scaffold_suite.ts";
-import { SCHEMA_URL } from "../../src/testing/scaffold_file.ts";
+import { SCENARIO_SCHEMA_URL } from "../../src/testing/scenario_json_schema.ts";
 
 interface Scaffolded {
   readonly project: string;
@@ -117,7 +117,7 @@ Deno.test("init's suite starts with $schema and comments that say what to change
     assert(done.scaffold.ok);
     const lines = done.scaffold.text.split("\n");
     const firstKey = lines.find((line) => /^\s*"/.test(line));
-    assertEquals(firstKey, `  "$schema": ${JSON.stringify(SCHEMA_URL)},`);
+    assertEquals(firstKey, `  "$schema": ${JSON.stringify(SCENARIO_SCHEMA_URL)},`);
     assertMatch(done.scaffold.text, /\/\/ Each "expect" is what the hooks do now\. Change it/);
     // A comment above each case says where its input comes from.
     assertMatch(
