@@ -20,7 +20,7 @@ import type { CaseLocation, CaseResult, RunSummary } from "./case_result.ts";
 import type { CaseInput } from "./case_input.ts";
 import { casesOfShard, reportsProblems } from "./case_shard.ts";
 import { runEventCase } from "./event_case_runner.ts";
-import { invalidCaseResult } from "./invalid_cases.ts";
+import { caseIndexOf, invalidCaseResult } from "./invalid_cases.ts";
 import type { Placement } from "./hermetic_env.ts";
 import { HooksCache } from "./hooks_cache.ts";
 import type { LoadedCase, LoadedScenario, LoadScenarioResult } from "./scenario_file.ts";
@@ -120,7 +120,7 @@ type Planned =
 
 /** A case's 0-based position in its file, from its pointer (`/cases/<i>`). */
 function positionOf(location: CaseLocation): number {
-  return Number(location.pointer.slice("/cases/".length));
+  return caseIndexOf(location.pointer) ?? 0;
 }
 
 function caseInput(

@@ -3,23 +3,15 @@
  * `envFile` what SessionStart hooks wrote to their CLAUDE_ENV_FILEs, read back as a session does.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { runEventCase } from "../../src/testing/event_case_runner.ts";
 import { EventCase } from "../../src/testing/scenario_schema.ts";
 import {
-  caseInput,
   command,
+  failureSummary,
   hooksSettings,
   OUTER_SECRET,
-  type TempProject,
+  runEvent,
   withTempProject,
 } from "./scenario_project.ts";
-
-async function run(project: TempProject, spec: unknown) {
-  return await runEventCase(caseInput(project, EventCase.parse(spec)));
-}
-
-const summary = (result: Awaited<ReturnType<typeof run>>) =>
-  result.failures.map((f) => [f.path, f.message]);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -35,7 +27,7 @@ Deno.test("env: the variables every command hook was given, exact, by regex, or 
       input: { tool_name: "shell" },
       expect: { env },
     });
-    const passed = await run(
+    const passed = await runEvent(
       project,
       spec({
         CLAUDE_PROJECT_DIR: project.dir,
@@ -45,9 +37,9 @@ Deno.test("env: the variables every command hook was given, exact, by regex, or 
         CLAUDE_ENV_FILE: null,
       }),
     );
-    assertEquals(summary(passed), []);
+    assertEquals(failureSummary(passed), []);
 
-    const failed = await run(
+    const failed = await runEvent(
       project,
       spec({
         CLAUDE_PROJECT_DIR: { matches: "^/elsewhere" },
@@ -55,7 +47,7 @@ Deno.test("env: the variables every command hook was given, exact, by regex, or 
         NOT_GIVEN: "x",
       }),
     );
-    assertEquals(summary(failed), [
+    assertEquals(failureSummary(failed), [
       [
         'expect.env["CLAUDE_PROJECT_DIR"]',
         'Expected the hook "cat > /dev/null" to be given CLAUDE_PROJECT_DIR /^/elsewhere/, but ' +
@@ -80,13 +72,13 @@ Deno.test("env: a case where no command hook ran fails instead of passing on not
       PreToolUse: [{ matcher: "fs_write", hooks: [command("cat > /dev/null")] }],
     }),
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "nothing ran",
       event: "PreToolUse",
       input: { tool_name: "shell" },
       expect: { env: { CLAUDE_PROJECT_DIR: { matches: "." } } },
     });
-    assertEquals(summary(result), [[
+    assertEquals(failureSummary(result), [[
       "expect.env",
       "No command hook ran for PreToolUse, so no environment can be checked: " +
       'see "matched" or --explain for why',
@@ -107,16 +99,16 @@ Deno.test("envFile: SessionStart hooks get a CLAUDE_ENV_FILE each, and what they
     }),
   }, async (project) => {
     const spec = (expect: unknown) => ({ name: "env file", event: "SessionStart", expect });
-    const passed = await run(
+    const passed = await runEvent(
       project,
       spec({
         envFile: { NODE_ENV: "test", TOOLS: { matches: "/home/bin$" }, DEBUG: null },
         env: { CLAUDE_ENV_FILE: { matches: "/session-env/sessionstart-hook-[01]\\.sh$" } },
       }),
     );
-    assertEquals(summary(passed), []);
+    assertEquals(failureSummary(passed), []);
 
-    const failed = await run(project, spec({ envFile: { NODE_ENV: "prod", DEBUG: "1" } }));
+    const failed = await runEvent(project, spec({ envFile: { NODE_ENV: "prod", DEBUG: "1" } }));
     assertEquals(failed.failures.map((f) => f.path), [
       'expect.envFile["NODE_ENV"]',
       'expect.envFile["DEBUG"]',

@@ -1,13 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { runEventCase } from "../../src/testing/event_case_runner.ts";
-import { EventCase } from "../../src/testing/scenario_schema.ts";
-import {
-  caseInput,
-  command,
-  hooksSettings,
-  type TempProject,
-  withTempProject,
-} from "./scenario_project.ts";
+import { command, hooksSettings, runEvent, withTempProject } from "./scenario_project.ts";
 
 const DENY = `cat > /dev/null
 echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf here"}}'
@@ -30,18 +22,10 @@ const GUARD_PROJECT = {
   "hooks/write_guard.sh": "cat > /dev/null\n",
 };
 
-function event(spec: unknown): EventCase {
-  return EventCase.parse(spec);
-}
-
-async function run(project: TempProject, spec: unknown, extra = {}) {
-  return await runEventCase(caseInput(project, event(spec), extra));
-}
-
 Deno.test("event case: a PreToolUse deny passes as deny or block, with exact and regex reasons", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
     for (const decision of ["deny", "block"]) {
-      const result = await run(project, {
+      const result = await runEvent(project, {
         name: "rm is denied",
         event: "PreToolUse",
         input: { tool_name: "shell", tool_input: { command: "rm -rf /" } },
@@ -59,7 +43,7 @@ Deno.test("event case: a PreToolUse deny passes as deny or block, with exact and
       assertEquals(result.kind, "event");
       assertEquals(result.name, "rm is denied");
     }
-    const regex = await run(project, {
+    const regex = await runEvent(project, {
       name: "regex",
       event: "PreToolUse",
       input: { tool_name: "shell" },
@@ -77,7 +61,7 @@ Deno.test("event case: updatedInput, joined contexts and systemMessage", async (
     "hooks/rewrite.sh": REWRITE,
     "hooks/context.sh": CONTEXT,
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "rewrite",
       event: "PreToolUse",
       input: { tool_name: "shell", tool_input: { command: "ls" } },
@@ -91,7 +75,7 @@ Deno.test("event case: updatedInput, joined contexts and systemMessage", async (
     });
     assertEquals(result.failures, []);
 
-    const none = await run(project, {
+    const none = await runEvent(project, {
       name: "no rewrite expected",
       event: "PreToolUse",
       input: { tool_name: "shell" },
@@ -109,7 +93,7 @@ Deno.test("event case: a failing expectation says which, what was expected, what
       "/cases/0/expect/reason": 12,
       "/cases/0/expect/decision": 11,
     };
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "wrong",
       event: "PreToolUse",
       input: { tool_name: "shell" },
@@ -137,7 +121,7 @@ Deno.test("event case: a failing expectation says which, what was expected, what
 
 Deno.test("event case: matched and notMatched failures say why a hook did or did not run", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "expects the write guard",
       event: "PreToolUse",
       input: { tool_name: "shell" },
@@ -165,7 +149,7 @@ Deno.test("event case: matched and notMatched failures say why a hook did or did
       unknown!.message,
     );
     // A registration id works as a reference too.
-    const byId = await run(project, {
+    const byId = await runEvent(project, {
       name: "by id",
       event: "PreToolUse",
       input: { tool_name: "fs_write" },
@@ -186,7 +170,7 @@ Deno.test("event case: exit codes, non-blocking errors and blocks of several hoo
     "hooks/fail.sh": "echo oops >&2\nexit 1\n",
     "hooks/block.sh": "echo 'not that prompt' >&2\nexit 2\n",
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "codes",
       event: "UserPromptSubmit",
       input: { prompt: "hello" },
@@ -199,7 +183,7 @@ Deno.test("event case: exit codes, non-blocking errors and blocks of several hoo
       },
     });
     assertEquals(result.failures, []);
-    const wrong = await run(project, {
+    const wrong = await runEvent(project, {
       name: "wrong codes",
       event: "UserPromptSubmit",
       expect: { exitCodes: [0], errors: 0 },
@@ -220,13 +204,13 @@ Deno.test("event case: a hook that times out is named by timedOut and counts as 
     "hooks/slow.sh": "sleep 30 &\nsleep 30\n",
     "hooks/quick.sh": "cat > /dev/null\n",
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "slow",
       event: "Stop",
       expect: { timedOut: ["slow.sh"], errors: 1, exitCodes: [0], decision: "none" },
     });
     assertEquals(result.failures, []);
-    const wrong = await run(project, {
+    const wrong = await runEvent(project, {
       name: "quick did not time out",
       event: "Stop",
       expect: { timedOut: ["quick.sh"] },
@@ -244,7 +228,7 @@ Deno.test("event case: the payload is completed deterministically inside the her
       PreToolUse: [{ hooks: [command('cat > "$CLAUDE_PROJECT_DIR/payload.json"')] }],
     }),
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "payload",
       event: "PreToolUse",
       input: { tool_name: "shell", tool_input: { command: "ls" } },
@@ -270,7 +254,7 @@ Deno.test("event case: the payload is completed deterministically inside the her
 
 Deno.test("event case: an input the event cannot do without makes the case an error", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "no tool",
       event: "PreToolUse",
       expect: { errors: 0 },
@@ -289,7 +273,7 @@ Deno.test("event case: prompt hooks are not evaluated and say where to test them
       Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work done?" }] }],
     }),
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "prompt hook",
       event: "Stop",
       expect: { errors: 1, decision: "none" },
@@ -307,7 +291,7 @@ Deno.test("event case: prompt hooks are not evaluated and say where to test them
 
 Deno.test("event case: --explain lists every registration, each raw result and who decided", async () => {
   await withTempProject(GUARD_PROJECT, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "explained",
       event: "PreToolUse",
       input: { tool_name: "shell" },
@@ -331,7 +315,7 @@ Deno.test("event case: --explain lists every registration, each raw result and w
     assertEquals(firing.registrations[1]!.result, undefined);
     assertEquals(firing.decidedBy, { decision: ["project:/hooks/PreToolUse/0/hooks/0"] });
 
-    const quiet = await run(project, {
+    const quiet = await runEvent(project, {
       name: "not explained",
       event: "PreToolUse",
       input: { tool_name: "shell" },

@@ -3,22 +3,13 @@
  * and `notices` are what the user would be shown, in the session's own words.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { runEventCase } from "../../src/testing/event_case_runner.ts";
-import { EventCase } from "../../src/testing/scenario_schema.ts";
 import {
-  caseInput,
   command,
+  failureSummary,
   hooksSettings,
-  type TempProject,
+  runEvent,
   withTempProject,
 } from "./scenario_project.ts";
-
-async function run(project: TempProject, spec: unknown) {
-  return await runEventCase(caseInput(project, EventCase.parse(spec)));
-}
-
-const summary = (result: Awaited<ReturnType<typeof run>>) =>
-  result.failures.map((f) => [f.path, f.message]);
 
 const PLAIN = "cat > /dev/null; echo 'Branch: main'";
 const JSON_CONTEXT = `cat > /dev/null; echo '{"additionalContext":"from json"}'`;
@@ -29,20 +20,20 @@ Deno.test("context: the plain stdout of SessionStart and UserPromptSubmit hooks 
     ".claude/settings.json": hooksSettings({ SessionStart: hooks, UserPromptSubmit: hooks }),
   }, async (project) => {
     for (const [event, input] of [["SessionStart", {}], ["UserPromptSubmit", { prompt: "hi" }]]) {
-      const passed = await run(project, {
+      const passed = await runEvent(project, {
         name: "plain stdout",
         event,
         input,
         expect: { context: "Branch: main\nfrom json" },
       });
-      assertEquals(summary(passed), [], String(event));
-      const failed = await run(project, {
+      assertEquals(failureSummary(passed), [], String(event));
+      const failed = await runEvent(project, {
         name: "plain stdout",
         event,
         input,
         expect: { context: "from json" },
       });
-      assertEquals(summary(failed), [[
+      assertEquals(failureSummary(failed), [[
         "expect.context",
         'Expected the context "from json", but it is "Branch: main\\nfrom json"',
       ]]);
@@ -56,13 +47,13 @@ Deno.test("context: plain stdout of an event that does not read it is no context
       PreToolUse: [{ hooks: [command(PLAIN)] }],
     }),
   }, async (project) => {
-    const result = await run(project, {
+    const result = await runEvent(project, {
       name: "pre tool plain",
       event: "PreToolUse",
       input: { tool_name: "shell" },
       expect: { context: { matches: "Branch" } },
     });
-    assertEquals(summary(result), [[
+    assertEquals(failureSummary(result), [[
       "expect.context",
       "Expected the context /Branch/, but there is none",
     ]]);
@@ -86,7 +77,7 @@ Deno.test("notices: systemMessages name the tool, a failure and a stop are shown
       input: { tool_name: "fs_write", tool_input: {}, tool_response: {} },
       expect: { notices },
     });
-    const passed = await run(
+    const passed = await runEvent(
       project,
       spec([
         "PostToolUse:fs_write says: formatted the file",
@@ -94,9 +85,9 @@ Deno.test("notices: systemMessages name the tool, a failure and a stop are shown
         { matches: "^A hook gave no usable answer, so it didn't check this action\\.\\n" },
       ]),
     );
-    assertEquals(summary(passed), []);
+    assertEquals(failureSummary(passed), []);
 
-    const tooFew = await run(project, spec(["PostToolUse:fs_write says: formatted the file"]));
+    const tooFew = await runEvent(project, spec(["PostToolUse:fs_write says: formatted the file"]));
     assertEquals(tooFew.failures.map((f) => f.path), ["expect.notices"]);
     assertEquals(
       tooFew.failures[0]?.message.startsWith(
@@ -106,11 +97,11 @@ Deno.test("notices: systemMessages name the tool, a failure and a stop are shown
       tooFew.failures[0]?.message,
     );
 
-    const wrong = await run(
+    const wrong = await runEvent(
       project,
       spec(["PostToolUse says: formatted the file", { matches: "stopped" }, { matches: "." }]),
     );
-    assertEquals(summary(wrong), [[
+    assertEquals(failureSummary(wrong), [[
       "expect.notices[0]",
       'Expected notice 1 "PostToolUse says: formatted the file", but it is ' +
       '"PostToolUse:fs_write says: formatted the file"',
@@ -122,7 +113,7 @@ Deno.test("notices: a UserPromptSubmit block shows the refusal quoting the promp
   await withTempProject({
     ".claude/settings.json": hooksSettings({ UserPromptSubmit: [{ hooks: [command(BLOCKS)] }] }),
   }, async (project) => {
-    const blocked = await run(project, {
+    const blocked = await runEvent(project, {
       name: "blocked prompt",
       event: "UserPromptSubmit",
       input: { prompt: "my key is hunter2" },
@@ -133,13 +124,13 @@ Deno.test("notices: a UserPromptSubmit block shows the refusal quoting the promp
         ],
       },
     });
-    assertEquals(summary(blocked), []);
-    const quiet = await run(project, {
+    assertEquals(failureSummary(blocked), []);
+    const quiet = await runEvent(project, {
       name: "stop fires nothing",
       event: "Stop",
       expect: { notices: [{ matches: "anything" }] },
     });
-    assertEquals(summary(quiet), [[
+    assertEquals(failureSummary(quiet), [[
       "expect.notices",
       "Expected 1 notice(s), but there are 0",
     ]]);

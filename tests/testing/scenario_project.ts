@@ -7,7 +7,8 @@ import { compatProfile } from "../../src/profile/compat_profile.ts";
 import type { CaseInput } from "../../src/testing/case_input.ts";
 import type { CaseResult } from "../../src/testing/case_result.ts";
 import type { Placement } from "../../src/testing/hermetic_env.ts";
-import { type ScenarioCase, SessionCase } from "../../src/testing/scenario_schema.ts";
+import { runEventCase } from "../../src/testing/event_case_runner.ts";
+import { EventCase, type ScenarioCase, SessionCase } from "../../src/testing/scenario_schema.ts";
 import { runSessionCase } from "../../src/testing/session_case_runner.ts";
 
 export interface TempProject {
@@ -95,6 +96,20 @@ export function caseInput<C extends ScenarioCase>(
     killGraceMs: 100,
     ...extra,
   };
+}
+
+/** Runs `spec` (validated as an event case) against `project`. */
+export async function runEvent(
+  project: TempProject,
+  spec: unknown,
+  extra: Partial<Omit<CaseInput<EventCase>, "spec">> = {},
+): Promise<CaseResult> {
+  return await runEventCase(caseInput(project, EventCase.parse(spec), extra));
+}
+
+/** A result's failures as `[path, message]` pairs: what a test compares when the rest is noise. */
+export function failureSummary(result: CaseResult): [string, string][] {
+  return result.failures.map((f) => [f.path, f.message]);
 }
 
 /** Runs `spec` (validated as a session case) against `project`. */
