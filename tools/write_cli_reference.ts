@@ -5,8 +5,7 @@
  * when the committed README differs.
  */
 import { fileURLToPath } from "node:url";
-import { runCli } from "../src/cli/run_cli.ts";
-import type { CliIo } from "../src/cli/command_spec.ts";
+import { runCliCapturingOutput } from "../src/cli/run_cli.ts";
 
 export const README_PATH = fileURLToPath(new URL("../README.md", import.meta.url));
 
@@ -27,23 +26,10 @@ const BLOCK = /<!-- cli-help: ([a-z -]+) -->\n[\s\S]*?<!-- \/cli-help -->/g;
 
 /** What `<command> --help` prints (`command` starts with `llama-agent`). */
 export async function helpText(command: string): Promise<string> {
-  let out = "";
-  const io: CliIo = {
-    stdout: (text) => void (out += text),
-    stderr: () => {},
-    stdoutIsTty: false,
-    stderrIsTty: false,
-    env: () => undefined,
-    cwd: "/",
-    stdinStream: () => new ReadableStream(),
-    stdoutStream: () => new WritableStream(),
-    routeConsoleToStderr: () => Promise.resolve(),
-    onTermination: () => () => {},
-  };
   const args = [...command.split(" ").slice(1), "--help"];
-  const code = await runCli(args, io);
+  const { code, stdout } = await runCliCapturingOutput(args);
   if (code !== 0) throw new Error(`llama-agent ${args.join(" ")} exited ${code}`);
-  return out.trimEnd();
+  return stdout.trimEnd();
 }
 
 /** The README with every help block rewritten; throws on a block for an unknown command. */

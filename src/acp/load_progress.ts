@@ -44,7 +44,7 @@ export function loadProgressText(progress: LoadProgress | undefined): string {
 }
 
 /** The update that shows `progress`. */
-export function loadProgressUpdate(progress: LoadProgress | undefined): SessionUpdate {
+function loadProgressUpdate(progress: LoadProgress | undefined): SessionUpdate {
   return {
     sessionUpdate: "plan",
     entries: [{ content: loadProgressText(progress), priority: "high", status: "in_progress" }],
@@ -58,7 +58,7 @@ export function loadProgressUpdate(progress: LoadProgress | undefined): SessionU
 }
 
 /** The update that takes the progress away: the wait is over. */
-export function loadEndedUpdate(): SessionUpdate {
+function loadEndedUpdate(): SessionUpdate {
   return {
     sessionUpdate: "plan",
     entries: [],

@@ -58,6 +58,36 @@ export async function runCli(
   return EXIT.usage;
 }
 
+/** What a run printed, and its exit code. */
+export interface CapturedRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * `runCli` in-process with its output kept, no terminal, no environment and empty input: for the
+ * tools and tests that read what a command prints (its help, its usage errors).
+ */
+export async function runCliCapturingOutput(args: readonly string[]): Promise<CapturedRun> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdoutIsTty: false,
+    stderrIsTty: false,
+    env: () => undefined,
+    cwd: "/",
+    stdinStream: () => new ReadableStream(),
+    stdoutStream: () => new WritableStream(),
+    routeConsoleToStderr: () => Promise.resolve(),
+    onTermination: () => () => {},
+  };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
 function unknownWordError(path: readonly string[], group: GroupNode, word: string): string {
   const where = ["llama-agent", ...path].join(" ");
   const hint = `run "${where} --help" for the commands`;

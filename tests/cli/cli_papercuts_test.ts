@@ -6,38 +6,12 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { runCli as runLauncher, withTempProject } from "../helpers/run_cli.ts";
-import { runCli } from "../../src/cli/run_cli.ts";
-import type { CliIo } from "../../src/cli/command_spec.ts";
+import { runCliCapturingOutput as run } from "../../src/cli/run_cli.ts";
 import { COMMAND_TREE, type GroupNode, type LeafNode } from "../../src/cli/command_tree.ts";
 import { describeFlag, renderHelp } from "../../src/cli/parse_command_line.ts";
 // Commands' --help loads their modules, and with them the spawn path, which opens the C library
 // for the rest of the process: loaded here, it is not counted as a test's open resource.
 import "../../src/hooks/spawn_path.ts";
-
-interface InProcessRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function run(args: readonly string[]): Promise<InProcessRun> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdoutIsTty: false,
-    stderrIsTty: false,
-    env: () => undefined,
-    cwd: "/",
-    stdinStream: () => new ReadableStream(),
-    stdoutStream: () => new WritableStream(),
-    routeConsoleToStderr: () => Promise.resolve(),
-    onTermination: () => () => {},
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
 
 Deno.test("a misspelt command is a usage error that names the command it was probably", async () => {
   const top = await run(["hoks", "list"]);
