@@ -12,6 +12,7 @@ export type AgentErrorCode =
   | "SETTINGS_INVALID"
   | "MODEL_UNAVAILABLE"
   | "MODEL_LOAD"
+  | "MODEL_SERVER"
   | "MODEL_SCRIPT_EXHAUSTED"
   | "CONTEXT_FULL"
   | "INTERNAL";

@@ -1,0 +1,225 @@
+/**
+ * The OpenAI-compatible backend: `Model` on a model server (llama-server, Ollama, LM Studio,
+ * vLLM, ...) through the official `openai` client. The client owns HTTP, retries before a
+ * response, SSE parsing and aborts; this file owns what the agent means by a generation.
+ *
+ * A server holds no conversation: each `generate` sends the whole conversation (servers cache
+ * the common prefix themselves, as llama-server and vLLM do). A session is therefore only the
+ * settings it shares with the model, and costs nothing to open.
+ *
+ * A `responseSchema` is asked for as `response_format: json_schema`; a server that refuses that
+ * form gets `json_object`, then nothing, and the first form it takes is kept for the model. The
+ * answer is validated by whoever asked, whatever form was used.
+ */
+import OpenAI from "openai";
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
+import { AgentError } from "../error.ts";
+import type { GenerateRequest, GenerateResult, Model, ModelSession } from "./model.ts";
+import {
+  endpointError,
+  type EndpointPlace,
+  isAbort,
+  refusedResponseFormat,
+} from "./openai_errors.ts";
+import { toChatMessages, toChatTools } from "./openai_messages.ts";
+import { StreamAssembler } from "./openai_stream.ts";
+
+export interface EndpointOptions {
+  /** The server's base URL, e.g. `http://localhost:11434/v1`. */
+  readonly baseUrl: string;
+  /** The server's model id; the first it lists when absent. */
+  readonly model?: string;
+  /** The variable holding the API key; no key is sent when absent. */
+  readonly apiKeyEnv?: string;
+  readonly env: (name: string) => string | undefined;
+  /** The context size to plan tool results for, when the server does not say its own. */
+  readonly contextSize?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** One model the server lists. */
+export interface EndpointModelInfo {
+  readonly id: string;
+  /** Its context size, where the listing says it (vLLM's `max_model_len`, LM Studio's). */
+  readonly contextSize?: number;
+}
+
+type ResponseFormat = "json_schema" | "json_object" | "none";
+const RESPONSE_FORMATS: readonly ResponseFormat[] = ["json_schema", "json_object", "none"];
+
+/** The client for an endpoint: only what the options name is sent, nothing from `OPENAI_*`. */
+export function endpointClient(options: EndpointOptions): OpenAI {
+  const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
+  if (options.apiKeyEnv !== undefined && !key) {
+    throw new AgentError(
+      "USAGE",
+      `--api-key-env names $${options.apiKeyEnv}, which is not set: export the key in it, ` +
+        "or leave --api-key-env out for a server that needs none",
+    );
+  }
+  return new OpenAI({
+    baseURL: options.baseUrl,
+    // The client refuses to start without a key; a local server ignores the header.
+    apiKey: key || "none",
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    webhookSecret: null,
+  });
+}
+
+/** The models the server lists (`GET /models`), in its order. */
+export async function listEndpointModels(
+  client: OpenAI,
+  place: EndpointPlace,
+  signal?: AbortSignal,
+): Promise<EndpointModelInfo[]> {
+  try {
+    const page = await client.models.list({ signal });
+    return page.data.map((entry) => ({ id: entry.id, contextSize: listedContextSize(entry) }));
+  } catch (error) {
+    throw endpointError(error, place);
+  }
+}
+
+function listedContextSize(entry: object): number | undefined {
+  const fields = entry as Record<string, unknown>;
+  for (const key of ["max_model_len", "max_context_length", "context_length"]) {
+    const value = fields[key];
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  }
+  return undefined;
+}
+
+/** Connects to the endpoint and picks the model: the one named, else the first listed. */
+export async function openEndpointModel(options: EndpointOptions): Promise<Model> {
+  const client = endpointClient(options);
+  const place: EndpointPlace = { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv };
+  const listed = await listEndpointModels(client, place, options.signal);
+  const chosen = options.model === undefined
+    ? listed[0]
+    : listed.find((entry) => entry.id === options.model);
+  if (chosen === undefined) {
+    const offered = listed.map((entry) => `"${entry.id}"`).join(", ");
+    throw new AgentError(
+      "MODEL_UNAVAILABLE",
+      options.model === undefined
+        ? `The model server at ${options.baseUrl} lists no models: load one there, or pass --model NAME`
+        : `The model server at ${options.baseUrl} has no model "${options.model}"; it serves ${
+          offered || "none"
+        }. Pass --model with one of them.`,
+    );
+  }
+  return new EndpointModel(
+    client,
+    { ...place, model: chosen.id },
+    chosen.contextSize ?? options.contextSize,
+  );
+}
+
+class EndpointModel implements Model {
+  /** The first response format this server took; tried in order until one is. */
+  #format = 0;
+
+  constructor(
+    private readonly client: OpenAI,
+    readonly place: Required<Pick<EndpointPlace, "model">> & EndpointPlace,
+    readonly contextSize: number | undefined,
+  ) {}
+
+  get displayName(): string {
+    return `${this.place.model} at ${this.place.baseUrl}`;
+  }
+
+  openSession(): Promise<ModelSession> {
+    return Promise.resolve({
+      contextSize: this.contextSize,
+      generate: (request) => this.generate(request),
+      dispose: () => Promise.resolve(),
+    });
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    if (request.responseSchema !== undefined && request.tools.length > 0) {
+      throw new AgentError("INTERNAL", "A response schema cannot be combined with tools");
+    }
+    for (;;) {
+      const format = RESPONSE_FORMATS[this.#format] ?? "none";
+      try {
+        return await this.#stream(request, format);
+      } catch (error) {
+        if (
+          request.responseSchema !== undefined && format !== "none" && refusedResponseFormat(error)
+        ) {
+          this.#format++;
+          continue;
+        }
+        throw endpointError(error, this.place);
+      }
+    }
+  }
+
+  async #stream(request: GenerateRequest, format: ResponseFormat): Promise<GenerateResult> {
+    const assembler = new StreamAssembler(request);
+    const finish = (cancelled: boolean): GenerateResult => {
+      const got = assembler.result();
+      const usage = got.usage;
+      return {
+        text: got.text,
+        thought: got.thought,
+        toolCalls: cancelled || got.finish !== "tool_calls" ? [] : got.toolCalls,
+        stop: cancelled ? "cancelled" : got.finish ?? "end",
+        tokens: {
+          prompt: usage?.promptTokens ?? 0,
+          evaluated: usage ? usage.promptTokens - usage.cachedTokens : 0,
+          generated: usage?.completionTokens ?? 0,
+        },
+      };
+    };
+    if (request.signal.aborted) return finish(true);
+    const tools: ChatCompletionTool[] = toChatTools(request.tools);
+    const body: ChatCompletionCreateParamsStreaming = {
+      model: this.place.model,
+      messages: toChatMessages(request.conversation),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+      ...responseFormatOf(request.responseSchema, format),
+    };
+    try {
+      // No retries: a server's refusal here is its setup (tools, context), which the user must
+      // hear of at once, not after the client's backoff; the listing at start does retry.
+      const stream = await this.client.chat.completions.create(body, {
+        signal: request.signal,
+        maxRetries: 0,
+      });
+      for await (const chunk of stream) assembler.push(chunk);
+    } catch (error) {
+      if (request.signal.aborted || isAbort(error)) return finish(true);
+      throw error;
+    }
+    return finish(request.signal.aborted);
+  }
+}
+
+function responseFormatOf(
+  schema: Readonly<Record<string, unknown>> | undefined,
+  format: ResponseFormat,
+): Pick<ChatCompletionCreateParamsStreaming, "response_format"> {
+  if (schema === undefined || format === "none") return {};
+  if (format === "json_object") return { response_format: { type: "json_object" } };
+  return {
+    response_format: {
+      type: "json_schema",
+      json_schema: { name: "answer", schema: { ...schema }, strict: false },
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * A streamed chat completion, assembled as it arrives. Servers agree on the shape of the text
+ * but not on the rest, and each difference here is one a server was seen to make:
+ * - reasoning comes as `reasoning_content` (llama-server, vLLM before 0.10, LM Studio) or as
+ *   `reasoning` (Ollama's /v1, later vLLM);
+ * - a tool call's name and arguments come in pieces across chunks, joined by the call's
+ *   `index`; some servers send a whole call per chunk, some leave `index` out (a call is then
+ *   the next one unless it only continues the last one's arguments);
+ * - `finish_reason` says "stop" for a reply that made tool calls (Ollama), or is missing when a
+ *   server ends the stream without it;
+ * - `usage` comes in a last chunk of its own with no choices, or beside the last choice.
+ *
+ * Pure: the chunks go in, callbacks and a result come out.
+ */
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { GenerateStop, RequestedToolCall } from "./model.ts";
+
+export interface StreamUsage {
+  readonly promptTokens: number;
+  readonly cachedTokens: number;
+  readonly completionTokens: number;
+}
+
+export interface AssembledStream {
+  readonly text: string;
+  readonly thought: string;
+  readonly toolCalls: readonly RequestedToolCall[];
+  /** How the server said the reply ended; undefined when it never said. */
+  readonly finish: GenerateStop | undefined;
+  readonly usage: StreamUsage | undefined;
+}
+
+export interface StreamCallbacks {
+  onTextChunk(text: string): void;
+  onThoughtChunk(text: string): void;
+}
+
+interface CallInProgress {
+  name: string;
+  arguments: string;
+}
+
+/** The delta fields beyond OpenAI's own that local servers send. */
+interface ServerDelta {
+  readonly reasoning_content?: unknown;
+  readonly reasoning?: unknown;
+}
+
+export class StreamAssembler {
+  #text = "";
+  #thought = "";
+  readonly #calls = new Map<number, CallInProgress>();
+  #lastIndex = -1;
+  #finish: string | undefined;
+  #usage: StreamUsage | undefined;
+
+  constructor(private readonly callbacks: StreamCallbacks) {}
+
+  push(chunk: ChatCompletionChunk): void {
+    if (chunk.usage) {
+      this.#usage = {
+        promptTokens: chunk.usage.prompt_tokens ?? 0,
+        cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+      };
+    }
+    // One choice is asked for (n = 1); a server that sends more is read for the first.
+    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
+    if (!choice) return;
+    const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & ServerDelta;
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === "string" && reasoning !== "") {
+      this.#thought += reasoning;
+      this.callbacks.onThoughtChunk(reasoning);
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      this.#text += delta.content;
+      this.callbacks.onTextChunk(delta.content);
+    }
+    for (const call of delta.tool_calls ?? []) this.#addCallPiece(call);
+    if (choice.finish_reason) this.#finish = choice.finish_reason;
+  }
+
+  #addCallPiece(piece: ChatCompletionChunk.Choice.Delta.ToolCall): void {
+    const name = piece.function?.name ?? "";
+    const args = piece.function?.arguments ?? "";
+    const index = typeof piece.index === "number"
+      ? piece.index
+      : name === "" && this.#lastIndex >= 0
+      ? this.#lastIndex
+      : this.#lastIndex + 1;
+    this.#lastIndex = Math.max(this.#lastIndex, index);
+    const call = this.#calls.get(index) ?? { name: "", arguments: "" };
+    // A name comes once; a server that repeats it in every piece must not double it.
+    if (name !== "" && !call.name.endsWith(name)) call.name += name;
+    call.arguments += args;
+    this.#calls.set(index, call);
+  }
+
+  result(): AssembledStream {
+    const toolCalls = [...this.#calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .filter(([, call]) => call.name !== "")
+      .map(([, call]) => ({ name: call.name, input: parseArguments(call.arguments) }));
+    return {
+      text: this.#text,
+      thought: this.#thought,
+      toolCalls,
+      finish: finishOf(this.#finish, toolCalls.length > 0),
+      usage: this.#usage,
+    };
+  }
+}
+
+/** Arguments that are not JSON are passed on as their text: the tool says what is wrong. */
+function parseArguments(text: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function finishOf(reason: string | undefined, madeCalls: boolean): GenerateStop | undefined {
+  if (madeCalls && (reason === undefined || reason === "stop" || reason === "tool_calls")) {
+    return "tool_calls";
+  }
+  switch (reason) {
+    case undefined:
+      return undefined;
+    case "length":
+      return "max_tokens";
+    case "tool_calls":
+    case "function_call":
+      // Said, but no call came whole: nothing to run, so the reply simply ends.
+      return "end";
+    default:
+      return "end";
+  }
+}
