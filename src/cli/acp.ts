@@ -10,7 +10,13 @@ import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_s
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
-import { modelFileProblem, readableFileProblem, type ReadableRoots } from "./startup_files.ts";
+import { readableFileProblem, type ReadableRoots } from "./startup_files.ts";
+import {
+  type ModelFlags,
+  modelLoaderOf,
+  modelSetupOf,
+  unusedWithEndpoint,
+} from "./acp_model_flags.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../acp/stdio_stream.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
@@ -25,19 +31,16 @@ import {
 } from "../agent/permission_policy.ts";
 import { loadPermissionRules, type PermissionRule } from "../agent/permission_rules.ts";
 import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
-import {
-  modelCacheDir,
-  type ModelSource,
-  openModel,
-  parseModelSource,
-} from "../model/model_source.ts";
-import { errorMessage } from "../error.ts";
 import { MAX_TIMEOUT_MS } from "../hooks/command_runner.ts";
 import {
   DEFAULT_MCP_CALL_TIMEOUT_MS,
   DEFAULT_MCP_START_TIMEOUT_MS,
 } from "../agent/mcp/mcp_servers.ts";
 import { VERSION } from "../version.ts";
+import { loadAcpSettings } from "./acp_settings.ts";
+import { PRINT_CONFIG_FLAG, renderConfig } from "./print_config.ts";
+import { type IntegerLimit, settingSpecs } from "./setting_spec.ts";
+import { DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
 
 const HOOK_KILL_GRACE_MS = 250;
 
@@ -54,14 +57,35 @@ const spec: CommandSpec = {
     "Without --model, a small instruct model is fetched once into the user's cache:\n" +
     `  ${DEFAULT_MODEL_URI}\n` +
     "Offline, pass --model PATH to a local GGUF file.\n" +
+    "With --endpoint URL, the model runs on an OpenAI-compatible server instead (llama-server,\n" +
+    "Ollama, LM Studio, vLLM): --model names one of its models, and the API key, if any, is\n" +
+    "read from the variable --api-key-env names.\n" +
     "The MCP servers a client passes in session/new (stdio and Streamable HTTP) are started\n" +
-    "with the session; their tools are offered as mcp__<server>__<tool>.",
+    "with the session; their tools are offered as mcp__<server>__<tool>.\n" +
+    "A flag wins over its variable (--ctx-size: LLAMA_AGENT_CTX_SIZE), which wins over the user's\n" +
+    "config file, ~/.config/llama-agent/config.json or $XDG_CONFIG_HOME/llama-agent/config.json\n" +
+    '(JSONC; keys in camelCase: "ctxSize"). --print-config shows each value and where it is from.',
   flags: [
     {
       name: "model",
       type: "string",
-      valueName: "PATH|hf:REPO[:FILE]|scripted:FILE",
-      description: "The model: a GGUF file, a Hugging Face URI, or a scripted model (JSON turns)",
+      valueName: "PATH|hf:REPO[:FILE]|scripted:FILE|NAME",
+      description:
+        "The model: a GGUF file, a Hugging Face URI, or a scripted model (JSON turns); with --endpoint, the server's model id (default: the first it lists)",
+    },
+    {
+      name: "endpoint",
+      type: "string",
+      valueName: "URL",
+      description:
+        "An OpenAI-compatible server's base URL (e.g. http://localhost:11434/v1) to use instead of a model in this process",
+    },
+    {
+      name: "api-key-env",
+      type: "string",
+      valueName: "VAR",
+      description:
+        "The environment variable that holds the endpoint's API key (the key itself is never a flag)",
     },
     {
       name: "ctx-size",
@@ -128,23 +152,30 @@ const spec: CommandSpec = {
       description:
         `Longest stdin line (one message) in bytes, at most ${MAX_LINE_BYTES_LIMIT} (default: ${DEFAULT_MAX_LINE_BYTES}, 32 MiB)`,
     },
+    PRINT_CONFIG_FLAG,
   ],
   positionals: [],
   examples: [
     "llama-agent acp --model ./models/qwen2.5-1.5b-instruct-q4_k_m.gguf",
+    "llama-agent acp --endpoint http://localhost:11434/v1 --model qwen3:8b",
+    "llama-agent acp --endpoint https://models.example.com/v1 --api-key-env MODELS_API_KEY",
     "llama-agent acp --permission-policy rule-based --rules .llama-agent-rules.json",
+    "llama-agent acp --print-config   # each setting, and the flag, variable or file it came from",
   ],
 };
 
-/** The number flags with a most they may be, and how a message says it. */
+/** The number flags, with the most each may be (null: no limit). */
 const MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMEOUT_MS / 1000);
-const NUMBER_FLAG_LIMITS: Readonly<
-  Record<string, { readonly max: number; readonly said: string }>
-> = {
+const INTEGER_SETTINGS: Readonly<Record<string, IntegerLimit | null>> = {
+  "ctx-size": null,
+  threads: null,
+  "max-tool-rounds": null,
   "mcp-start-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
   "mcp-call-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
   "max-line-bytes": { max: MAX_LINE_BYTES_LIMIT, said: `${MAX_LINE_BYTES_LIMIT}` },
 };
+/** Every flag but --print-config may also come from the environment or the config file. */
+const SETTINGS = settingSpecs(spec.flags.filter((f) => f !== PRINT_CONFIG_FLAG), INTEGER_SETTINGS);
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(spec, args);
@@ -153,48 +184,40 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout(renderHelp(spec));
     return EXIT.ok;
   }
-  const flags = parsed.value.flags;
+  const loaded = await loadAcpSettings(SETTINGS, parsed.value, io);
+  if (!loaded.ok) return fail(io, loaded.message).exitCode;
+  const { flags, lists, numbers } = loaded.settings;
   const text = (name: string) => (typeof flags[name] === "string" ? flags[name] : undefined);
-  const numbers: Record<string, number | undefined> = {};
-  for (
-    const name of [
-      "ctx-size",
-      "threads",
-      "max-tool-rounds",
-      "mcp-start-timeout",
-      "mcp-call-timeout",
-      "max-line-bytes",
-    ]
-  ) {
-    const value = text(name);
-    if (value === undefined) continue;
-    if (!/^[1-9][0-9]*$/.test(value)) {
-      return fail(io, `--${name} must be a positive integer, got "${value}"`).exitCode;
-    }
-    const limit = NUMBER_FLAG_LIMITS[name];
-    if (limit !== undefined && Number(value) > limit.max) {
-      return fail(io, `--${name} must be at most ${limit.said}, got ${value}`).exitCode;
-    }
-    numbers[name] = Number(value);
+  if (parsed.value.flags["print-config"] === true) {
+    const model = text("endpoint") === undefined ? DEFAULT_MODEL_URI : undefined;
+    io.stdout(
+      renderConfig(loaded.settings, {
+        env: io.env,
+        defaults: { model, compat: DEFAULT_COMPAT_PROFILE },
+      }),
+    );
+    return EXIT.ok;
   }
 
   const chosen = compatProfileFromFlags(flags, io);
   if (!chosen.ok) return fail(io, chosen.message).exitCode;
-  const pluginDirs = await resolvePluginDirs(parsed.value.lists["plugin-dir"] ?? [], io.cwd);
+  const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
   if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
 
-  let source: ModelSource;
-  try {
-    source = parseModelSource(text("model") ?? DEFAULT_MODEL_URI, io.cwd);
-  } catch (error) {
-    return fail(io, errorMessage(error)).exitCode;
-  }
   const readable: ReadableRoots = {
     launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd,
     home: io.env("HOME"),
   };
-  const modelProblem = await modelFileProblem(source, readable);
-  if (modelProblem !== undefined) return fail(io, modelProblem).exitCode;
+  const modelFlags: ModelFlags = {
+    model: text("model"),
+    endpoint: text("endpoint"),
+    apiKeyEnv: text("api-key-env"),
+    contextSize: numbers["ctx-size"],
+    threads: numbers["threads"],
+    gpu: text("gpu"),
+  };
+  const modelSetup = await modelSetupOf(modelFlags, io, readable);
+  if (!modelSetup.ok) return fail(io, modelSetup.message).exitCode;
 
   await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
@@ -224,23 +247,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (ignoredPlugins !== null) log(ignoredPlugins);
 
   const progress = createProgressReporter(io);
-  const models = createModelProvider((signal, reportProgress) =>
-    openModel(source, {
-      signal,
-      contextSize: numbers["ctx-size"],
-      threads: numbers["threads"],
-      gpu: text("gpu") === "off" ? "off" : "auto",
-      cacheDir: modelCacheDir(io.env),
-      onProgress: (stage, fraction) => {
-        progress(stage === "download" ? "Downloading model" : "Loading model", fraction);
-        // The editor hides stderr: a prompt waiting for the model shows it too.
-        reportProgress(stage, fraction);
-      },
-      log,
-    }).catch((error) => {
-      log(errorMessage(error));
-      throw error;
-    })
+  for (const flag of unusedWithEndpoint(modelFlags)) {
+    log(`${flag} is for a model in this process; the server at --endpoint decides its own`);
+  }
+  const models = createModelProvider(
+    modelLoaderOf(modelSetup.setup, modelFlags, { env: io.env, progress, log }),
   );
   models.warmUp();
 

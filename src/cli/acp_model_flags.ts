@@ -1,0 +1,142 @@
+/**
+ * The model the `acp` flags name, checked before the protocol starts, and how to open it: a
+ * model in this process (`--model PATH|hf:...|scripted:...`, node-llama-cpp) or one on an
+ * OpenAI-compatible server (`--endpoint URL [--model NAME] [--api-key-env VAR]`).
+ *
+ * What can be checked without loading is checked here, so that a wrong flag exits at once with
+ * a message instead of failing every prompt: a model file's readability and format, the URL's
+ * form, and that the key's variable is set. Whether the server answers is learnt on loading,
+ * in the background, as a model file's load is.
+ */
+import type { CliIo } from "./command_spec.ts";
+import { modelFileProblem, type ReadableRoots } from "./startup_files.ts";
+import type { LoadProgressReport, ModelLoader } from "../acp/model_provider.ts";
+import { errorMessage } from "../error.ts";
+import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
+import { modelCacheDir, type ModelSource, openModel, parseModelSource } from "../model/model_source.ts";
+import { type EndpointOptions, openEndpointModel } from "../model/openai_model.ts";
+
+export interface ModelFlags {
+  readonly model?: string;
+  readonly endpoint?: string;
+  readonly apiKeyEnv?: string;
+  readonly contextSize?: number;
+  readonly threads?: number;
+  readonly gpu?: string;
+}
+
+export type ModelSetup =
+  | { readonly kind: "local"; readonly source: ModelSource }
+  | { readonly kind: "endpoint"; readonly endpoint: EndpointOptions };
+
+/** The setup the flags describe, or the message that says what is wrong with them. */
+export async function modelSetupOf(
+  flags: ModelFlags,
+  io: Pick<CliIo, "cwd" | "env">,
+  readable: ReadableRoots,
+): Promise<{ ok: true; setup: ModelSetup } | { ok: false; message: string }> {
+  if (flags.endpoint === undefined) {
+    if (flags.apiKeyEnv !== undefined) {
+      return { ok: false, message: "--api-key-env is for --endpoint: pass the server's URL too" };
+    }
+    let source: ModelSource;
+    try {
+      source = parseModelSource(flags.model ?? DEFAULT_MODEL_URI, io.cwd);
+    } catch (error) {
+      return { ok: false, message: errorMessage(error) };
+    }
+    const problem = await modelFileProblem(source, readable);
+    return problem === undefined
+      ? { ok: true, setup: { kind: "local", source } }
+      : { ok: false, message: problem };
+  }
+  const urlProblem = endpointUrlProblem(flags.endpoint);
+  if (urlProblem !== undefined) return { ok: false, message: urlProblem };
+  if (flags.apiKeyEnv !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(flags.apiKeyEnv)) {
+      return {
+        ok: false,
+        message: `--api-key-env takes a variable's name, got "${flags.apiKeyEnv}" ` +
+          "(the key itself is never a flag: export it and name its variable)",
+      };
+    }
+    if (!io.env(flags.apiKeyEnv)) {
+      return {
+        ok: false,
+        message: `--api-key-env names $${flags.apiKeyEnv}, which is not set: export the key in ` +
+          "it, or leave --api-key-env out for a server that needs none",
+      };
+    }
+  }
+  return {
+    ok: true,
+    setup: {
+      kind: "endpoint",
+      endpoint: {
+        baseUrl: flags.endpoint.replace(/\/+$/, ""),
+        model: flags.model,
+        apiKeyEnv: flags.apiKeyEnv,
+        env: io.env,
+        contextSize: flags.contextSize,
+      },
+    },
+  };
+}
+
+function endpointUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `--endpoint takes a URL such as http://localhost:11434/v1, got "${value}"`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return `--endpoint takes an http:// or https:// URL, got "${value}"`;
+  }
+  if (url.username !== "" || url.password !== "") {
+    return "--endpoint must not carry a user or password: put the key in a variable and pass " +
+      "--api-key-env VAR";
+  }
+  return undefined;
+}
+
+/** Flags that mean nothing to a model on a server, so the user learns they were not used. */
+export function unusedWithEndpoint(flags: ModelFlags): string[] {
+  if (flags.endpoint === undefined) return [];
+  return [
+    ...(flags.threads !== undefined ? ["--threads"] : []),
+    ...(flags.gpu !== undefined ? ["--gpu"] : []),
+  ];
+}
+
+export interface LoaderDeps {
+  readonly env: (name: string) => string | undefined;
+  /** Progress on stderr (download and load of a model file). */
+  progress(label: string, fraction: number): void;
+  log(line: string): void;
+}
+
+/** Opens the model of `setup`; a failure is logged once and rejects with its message. */
+export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: LoaderDeps): ModelLoader {
+  return (signal: AbortSignal, reportProgress: LoadProgressReport) => {
+    const opening = setup.kind === "endpoint"
+      ? openEndpointModel({ ...setup.endpoint, signal })
+      : openModel(setup.source, {
+        signal,
+        contextSize: flags.contextSize,
+        threads: flags.threads,
+        gpu: flags.gpu === "off" ? "off" : "auto",
+        cacheDir: modelCacheDir(deps.env),
+        onProgress: (stage, fraction) => {
+          deps.progress(stage === "download" ? "Downloading model" : "Loading model", fraction);
+          // The editor hides stderr: a prompt waiting for the model shows it too.
+          reportProgress(stage, fraction);
+        },
+        log: deps.log,
+      });
+    return opening.catch((error) => {
+      deps.log(errorMessage(error));
+      throw error;
+    });
+  };
+}
