@@ -137,7 +137,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
             // The MCP servers finish starting while the model loads: their tools are on offer
             // from the first generation.
             openModel: async () =>
-              (await Promise.all([session.modelSession(config.models), session.mcp.ready()]))[0],
+              (await Promise.all([session.modelSession(), session.mcp.ready()]))[0],
             tools: () => [...tools.definitions, ...session.mcp.definitions()],
             maxToolRounds: config.maxToolRounds,
             stopHookBlockCap: config.stopHookBlockCap,

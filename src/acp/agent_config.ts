@@ -6,11 +6,18 @@ import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ModelCatalog } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import type { FiringObserver } from "./session_hook_firer.ts";
 
 export interface AgentConfig {
+  /** The model the agent was started with: the sessions' default, and prompt and agent hooks'. */
   readonly models: ModelProvider;
+  /**
+   * The models a session can pick with the "model" config option; its default's provider is
+   * `models`. Absent (`hooks test`), no model option is offered and every session uses `models`.
+   */
+  readonly modelCatalog?: ModelCatalog;
   /** The directory the agent was started in: an allowed root. */
   readonly launchCwd: string;
   /** `$HOME`: an allowed root, and where transcripts live. */

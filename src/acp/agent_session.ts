@@ -14,6 +14,7 @@ import type { ClaudeTranscript } from "../agent/claude_transcript.ts";
 import type { EnvAssignment } from "../agent/session_env_file.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ToolKit } from "../agent/tool_kit.ts";
+import type { ModelCatalog, ModelLease } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import { showModelLoadProgress } from "./load_progress.ts";
 import { invalidParams } from "./rpc_error.ts";
@@ -48,6 +49,10 @@ export interface AgentSessionInit {
   /** The profile's built-in tools, with what they remember for this session. */
   readonly toolKit: ToolKit;
   readonly client: AgentContext;
+  /** The agent's default model: the session's when there is no catalog. */
+  readonly models: ModelProvider;
+  /** The models the session can pick (the "model" config option); absent, `models` only. */
+  readonly modelCatalog?: ModelCatalog;
   readonly log: (line: string) => void;
   /** Tool calls the transcript already holds, so ids stay unique across a load. */
   readonly toolCallsSoFar?: number;
@@ -61,6 +66,12 @@ export class AgentSession {
   mode: PermissionModeId;
   /** The "stop hooks continue the turn" config option. */
   stopHooksContinue = false;
+  /**
+   * The "model" config option: the catalog id picked for the next turn; undefined follows the
+   * agent's default model.
+   */
+  modelChoice: string | undefined;
+  readonly modelCatalog: ModelCatalog | undefined;
   readonly conversation: ConversationItem[];
   /** Tool names the user answered "always" for, for the rest of the session. */
   readonly alwaysAllowed = new Set<string>();
@@ -86,7 +97,11 @@ export class AgentSession {
   readonly #backgroundWork = new Set<Promise<unknown>>();
   readonly client: AgentContext;
   readonly log: (line: string) => void;
-  #modelSession: Promise<ModelSession> | undefined;
+  readonly #models: ModelProvider;
+  /** The model context the turns use, with the choice it was opened on. */
+  #modelSession: OpenModelSession | undefined;
+  /** The last context let go of, until it (and its model, when no one else uses it) is freed. */
+  #lettingGo: Promise<void> | undefined;
   #turn:
     | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
     | undefined;
@@ -105,6 +120,9 @@ export class AgentSession {
     this.roots = init.roots;
     this.mode = init.settings.mode;
     this.stopHooksContinue = init.settings.stopHooksContinue;
+    this.modelChoice = init.settings.model;
+    this.modelCatalog = init.modelCatalog;
+    this.#models = init.models;
     this.alwaysRejected = new Set(init.settings.alwaysRejected);
     this.conversation = init.conversation;
     this.transcript = init.transcript;
@@ -118,21 +136,79 @@ export class AgentSession {
     if (init.settingsRecorded) this.#recordedSettings = JSON.stringify(this.settings);
   }
 
-  /** The session's own context in the model, opened on first use. */
-  modelSession(models: ModelProvider): Promise<ModelSession> {
-    // While the model loads the editor sees how far (sent, not recorded), until a cancel.
-    showModelLoadProgress(models, (update) => this.notify(update), this.#turn?.controller.signal);
-    if (!this.#modelSession) {
-      const opening = models.get().then((model) => {
-        this.modelName = model.displayName;
-        return model.openSession();
-      });
-      // Not kept when it fails: opening a context can fail for want of memory, which a later
-      // prompt may have (a model that failed to load stays failed: the provider keeps that).
-      opening.catch(() => (this.#modelSession = undefined));
-      this.#modelSession = opening;
+  /** The catalog id of the model the next turn runs on; undefined without a catalog. */
+  get modelId(): string | undefined {
+    const catalog = this.modelCatalog;
+    return catalog === undefined ? undefined : this.modelChoice ?? catalog.defaultId;
+  }
+
+  /**
+   * The session's own context in the model, opened on first use. Called as a turn starts, before
+   * its first generation: when the model choice changed since the context was opened, that
+   * context is idle (the turn that used it has ended), so it is freed and one on the chosen
+   * model is opened. It sees the whole conversation at its first generation, like any context.
+   */
+  modelSession(): Promise<ModelSession> {
+    const id = this.modelId;
+    if (this.#modelSession !== undefined && this.#modelSession.id !== id) this.#letGoOfModel();
+    let open: OpenModelSession;
+    try {
+      open = this.#modelSession ?? this.#openModelSession(id);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.#modelSession;
+    // While the model loads the editor sees how far (sent, not recorded), until a cancel.
+    const signal = this.#turn?.controller.signal;
+    const show = () => showModelLoadProgress(open.provider, (u) => this.notify(u), signal);
+    if (open.after === undefined) show();
+    else open.after.then(show);
+    return open.context;
+  }
+
+  /** Opens a context on the model `id` names (throws for one the catalog cannot open). */
+  #openModelSession(id: string | undefined): OpenModelSession {
+    const lease = id === undefined ? undefined : this.modelCatalog?.acquire(id);
+    const provider = lease?.provider ?? this.#models;
+    // The model let go of is freed first: two models need not be in memory at once.
+    const after = this.#lettingGo;
+    const context = (after ?? Promise.resolve()).then(() => provider.get()).then((model) => {
+      this.modelName = model.displayName;
+      return model.openSession();
+    });
+    const open: OpenModelSession = { id, provider, lease, after, context };
+    // Not kept when it fails: opening a context can fail for want of memory, which a later
+    // prompt may have (a model that failed to load stays failed while a session holds it).
+    context.catch(() => {
+      if (this.#modelSession !== open) return;
+      this.#modelSession = undefined;
+      this.#release(lease);
+    });
+    this.#modelSession = open;
+    return open;
+  }
+
+  /**
+   * Frees the model context (when it arrives, if it is still being opened: nothing waits for a
+   * load) and lets go of its model.
+   */
+  #letGoOfModel(): void {
+    const open = this.#modelSession;
+    if (open === undefined) return;
+    this.#modelSession = undefined;
+    const lettingGo: Promise<void> = open.context.then((context) => context.dispose(), () => {})
+      .catch((error) => this.log(`Cannot free the model context of session "${this.id}": ${error}`))
+      .then(() => this.#release(open.lease))
+      .finally(() => {
+        if (this.#lettingGo === lettingGo) this.#lettingGo = undefined;
+      });
+    this.#lettingGo = lettingGo;
+  }
+
+  #release(lease: ModelLease | undefined): Promise<void> {
+    if (lease === undefined) return Promise.resolve();
+    return lease.release().catch((error) =>
+      this.log(`Cannot free model "${lease.id}" of session "${this.id}": ${error}`)
+    );
   }
 
   /** Sends a conversation update to the client and records it in the transcript. */
@@ -184,6 +260,7 @@ export class AgentSession {
       mode: this.mode,
       stopHooksContinue: this.stopHooksContinue,
       alwaysRejected: [...this.alwaysRejected].sort(),
+      ...(this.modelChoice === undefined ? {} : { model: this.modelChoice }),
     };
   }
 
@@ -265,14 +342,21 @@ export class AgentSession {
     await this.mcp.close();
     await this.transcript.close();
     await this.claudeTranscript?.close();
-    const opened = this.#modelSession;
-    this.#modelSession = undefined;
     // A context still being opened (the model may be downloading) is freed when it arrives:
     // closing never waits for a load.
-    opened?.then((s) => s.dispose(), () => {}).catch((error) =>
-      this.log(`Cannot free the model context of session "${this.id}": ${error}`)
-    );
+    this.#letGoOfModel();
   }
+}
+
+interface OpenModelSession {
+  /** The catalog id it was opened on; undefined without a catalog. */
+  readonly id: string | undefined;
+  readonly provider: ModelProvider;
+  /** The hold on a catalog model; absent for the agent's own provider without a catalog. */
+  readonly lease?: ModelLease;
+  /** The freeing of the model let go of before, which its load waits for; none was pending. */
+  readonly after: Promise<void> | undefined;
+  readonly context: Promise<ModelSession>;
 }
 
 function noticeUpdate(text: string): SessionUpdate {

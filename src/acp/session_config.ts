@@ -1,7 +1,8 @@
 /**
  * A session's modes and config options (acp.md): the permission policies are the modes, and the
- * config options repeat the mode as a select (kept in sync) and add the boolean "stop hooks
- * continue the turn". Changes are recorded in the transcript: a session brought back keeps them.
+ * config options repeat the mode as a select (kept in sync), add the model the next prompt runs
+ * on (when the agent has a model catalog) and the boolean "stop hooks continue the turn".
+ * Changes are recorded in the transcript: a session brought back keeps them.
  */
 import type {
   SessionConfigOption,
@@ -15,16 +16,19 @@ import {
   sessionModeState,
 } from "../agent/permission_policy.ts";
 import type { AgentSession } from "./agent_session.ts";
+import type { ModelCatalog, ModelChoice } from "./model_catalog.ts";
 import { invalidParams } from "./rpc_error.ts";
 
 export const MODE_CONFIG_ID = "mode";
 export const STOP_HOOKS_CONTINUE_CONFIG_ID = "stop_hooks_continue";
+export const MODEL_CONFIG_ID = "model";
 
 export function sessionModes(session: AgentSession): SessionModeState {
   return sessionModeState(session.mode);
 }
 
 export function sessionConfigOptions(session: AgentSession): SessionConfigOption[] {
+  const model = modelOption(session);
   return [
     {
       id: MODE_CONFIG_ID,
@@ -39,6 +43,7 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
         description: PERMISSION_MODES[id].description,
       })),
     },
+    ...(model === undefined ? [] : [model]),
     {
       id: STOP_HOOKS_CONTINUE_CONFIG_ID,
       name: "Stop hooks continue the turn",
@@ -48,6 +53,63 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
       currentValue: session.stopHooksContinue,
     },
   ];
+}
+
+/** The "model" option: the catalog's listing, and the model the next prompt runs on. */
+function modelOption(session: AgentSession): SessionConfigOption | undefined {
+  const current = session.modelId;
+  if (session.modelCatalog === undefined || current === undefined) return undefined;
+  return {
+    id: MODEL_CONFIG_ID,
+    name: "Model",
+    description: "The model that answers the next prompt",
+    category: "model",
+    type: "select",
+    currentValue: current,
+    options: modelChoices(session.modelCatalog, current).map((choice) => ({
+      value: choice.id,
+      name: choice.name,
+      ...(choice.description === undefined ? {} : { description: choice.description }),
+    })),
+  };
+}
+
+/** The listing, with the session's model even when the last listing lost it (a file removed). */
+function modelChoices(catalog: ModelCatalog, current: string): readonly ModelChoice[] {
+  if (catalog.offers(current)) return catalog.choices;
+  return [...catalog.choices, { id: current, name: current }];
+}
+
+/** Picks the model of the session's next turn; a turn in progress finishes on its own. */
+function applyModel(session: AgentSession, catalog: ModelCatalog, value: string): void {
+  const current = session.modelId;
+  if (value !== current && !catalog.offers(value)) {
+    const values = modelChoices(catalog, current ?? catalog.defaultId).map((c) => `"${c.id}"`);
+    throw invalidParams(`unknown model "${value}"; the models are ${values.join(", ")}`);
+  }
+  // The default is followed, not pinned: a session brought back runs the agent's model then.
+  session.modelChoice = value === catalog.defaultId ? undefined : value;
+  session.recordSettings();
+}
+
+/**
+ * The model a restored session goes on with: the recorded choice while the catalog offers it;
+ * one it no longer offers falls back to the default, and the log says so.
+ */
+export function restoredModelChoice(
+  sessionId: string,
+  recorded: string | undefined,
+  catalog: ModelCatalog | undefined,
+  log: (line: string) => void,
+): string | undefined {
+  if (recorded === undefined || recorded === catalog?.defaultId) return undefined;
+  if (catalog?.offers(recorded)) return recorded;
+  const fallback = catalog === undefined ? "model" : `model "${catalog.defaultId}"`;
+  log(
+    `Session "${sessionId}" was on model "${recorded}", which this agent does not offer now: ` +
+      `it goes on with the default ${fallback}`,
+  );
+  return undefined;
 }
 
 /** Sets a mode by id, recorded for a later load; false when it is already the current one. */
@@ -83,9 +145,16 @@ export function applyConfigOption(
       session.stopHooksContinue = request.value;
       session.recordSettings();
       return false;
-    default:
-      throw invalidParams(
-        `unknown config option "${request.configId}"; the options are "${MODE_CONFIG_ID}", "${STOP_HOOKS_CONTINUE_CONFIG_ID}"`,
-      );
+    case MODEL_CONFIG_ID:
+      if (session.modelCatalog === undefined) break;
+      if (typeof request.value !== "string") {
+        throw invalidParams(`"${MODEL_CONFIG_ID}" takes a model id`);
+      }
+      applyModel(session, session.modelCatalog, request.value);
+      return false;
   }
+  const ids = sessionConfigOptions(session).map((option) => `"${option.id}"`);
+  throw invalidParams(
+    `unknown config option "${request.configId}"; the options are ${ids.join(", ")}`,
+  );
 }

@@ -36,6 +36,7 @@ import {
 } from "./restored_session.ts";
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
 import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
+import { restoredModelChoice } from "./session_config.ts";
 
 export type { RestoredSession } from "./restored_session.ts";
 export type { SessionPlace } from "./session_place.ts";
@@ -65,6 +66,7 @@ export class SessionStore {
 
   async #create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
+    const listing = this.#listModels();
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     // Hooks first: nothing below can fail and leave the open transcript behind.
     const claudeTranscript = this.#claudeTranscript(id, cwd);
@@ -78,6 +80,7 @@ export class SessionStore {
       additionalDirectories,
       createdAt: new Date().toISOString(),
     });
+    await listing;
     const session: AgentSession = new AgentSession({
       id,
       cwd,
@@ -92,11 +95,21 @@ export class SessionStore {
       mcp: this.#startMcpServers(place, cwd),
       toolKit: createToolKit(this.config.profile),
       client,
+      models: this.config.models,
+      modelCatalog: this.config.modelCatalog,
       log: this.config.log,
     });
     session.recordSettings();
     await this.#keep(session);
     return session;
+  }
+
+  /**
+   * The "model" option's listing, fresh for the response (a directory scan, an endpoint's list):
+   * it never fails, a lister that does is left out.
+   */
+  async #listModels(): Promise<void> {
+    await this.config.modelCatalog?.refresh();
   }
 
   #defaultSettings(): SessionSettings {
@@ -210,10 +223,21 @@ export class SessionStore {
         `session "${sessionId}" is running a prompt: cancel it before loading it again`,
       );
     }
-    if (live) return { session: live, replay, transcriptNotices };
+    if (live) {
+      await this.#listModels();
+      return { session: live, replay, transcriptNotices };
+    }
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
+    await this.#listModels();
     const restored = settingsFromTranscript(records, this.#defaultSettings());
     const modeNotices = reportModeNotRestored(sessionId, restored, this.config.log);
+    const recordedModel = restored.settings.model;
+    const model = restoredModelChoice(
+      sessionId,
+      recordedModel,
+      this.config.modelCatalog,
+      this.config.log,
+    );
     const claudeTranscript = this.#claudeTranscript(sessionId, cwd);
     const hooks = await this.#openHooks(
       sessionId,
@@ -228,9 +252,10 @@ export class SessionStore {
       id: sessionId,
       cwd,
       additionalDirectories,
-      settings: restored.settings,
-      // A mode that was not restored as recorded is recorded as it now is.
-      settingsRecorded: restored.recorded && restored.recordedMode === restored.settings.mode,
+      settings: { ...restored.settings, model },
+      // A mode or model that was not restored as recorded is recorded as it now is.
+      settingsRecorded: restored.recorded && restored.recordedMode === restored.settings.mode &&
+        model === recordedModel,
       conversation: conversationFromTranscript(records),
       transcript,
       claudeTranscript,
@@ -239,6 +264,8 @@ export class SessionStore {
       mcp: this.#startMcpServers(place, cwd),
       toolKit: createToolKit(this.config.profile),
       client,
+      models: this.config.models,
+      modelCatalog: this.config.modelCatalog,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(records),
     });

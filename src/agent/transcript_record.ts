@@ -60,6 +60,8 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     mode: z.string(),
     stopHooksContinue: z.boolean(),
     alwaysRejected: z.array(z.string()),
+    /** The model picked with the "model" option (a catalog id); absent: the agent's default. */
+    model: z.string().optional(),
   }),
   /** A prompt that ended in an error instead of a response. */
   z.looseObject({ type: z.literal("failure"), message: z.string() }),

@@ -1,8 +1,10 @@
 /**
- * A session's settings as its transcript keeps them: the permission mode, the config options and
- * the tool names answered "always reject". Restored on load and resume so that a session set to
- * ask before every call does not come back running reads unasked. "Always allow" answers are not
- * kept: the restrictive state is what survives, and a session brought back asks again.
+ * A session's settings as its transcript keeps them: the permission mode, the config options (the
+ * model picked among them) and the tool names answered "always reject". Restored on load and
+ * resume so that a session set to ask before every call does not come back running reads
+ * unasked. "Always allow" answers are not kept: the restrictive state is what survives, and a
+ * session brought back asks again. A recorded model that the agent no longer offers falls back
+ * to the default (session_config.ts).
  *
  * The recorded mode does not override a stricter one that the agent process was started with
  * (`--permission-policy`): that is what the person who launched it chose, while a transcript is
@@ -17,6 +19,11 @@ export interface SessionSettings {
   readonly mode: PermissionModeId;
   readonly stopHooksContinue: boolean;
   readonly alwaysRejected: readonly string[];
+  /**
+   * The model picked with the "model" config option (a model catalog id); absent, the session
+   * follows the agent's default model (older transcripts hold none).
+   */
+  readonly model?: string;
 }
 
 /** Restored when a recorded mode is unknown to this version: nothing runs unasked. */
@@ -55,6 +62,7 @@ export function settingsFromTranscript(
       mode: stricterMode(recorded, defaults.mode),
       stopHooksContinue: last.stopHooksContinue,
       alwaysRejected: [...last.alwaysRejected],
+      ...(last.model === undefined ? {} : { model: last.model }),
     },
     recordedMode: last.mode,
   };
@@ -70,5 +78,6 @@ export function settingsRecord(settings: SessionSettings): SettingsRecord {
     mode: settings.mode,
     stopHooksContinue: settings.stopHooksContinue,
     alwaysRejected: [...settings.alwaysRejected],
+    ...(settings.model === undefined ? {} : { model: settings.model }),
   };
 }

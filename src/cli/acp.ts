@@ -17,6 +17,7 @@ import {
   modelSetupOf,
   unusedWithEndpoint,
 } from "./acp_model_flags.ts";
+import { acpModelCatalog } from "./acp_model_catalog.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../acp/stdio_stream.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
@@ -250,13 +251,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   for (const flag of unusedWithEndpoint(modelFlags)) {
     log(`${flag} is for a model in this process; the server at --endpoint decides its own`);
   }
-  const models = createModelProvider(
-    modelLoaderOf(modelSetup.setup, modelFlags, { env: io.env, progress, log }),
-  );
+  const loaderDeps = { env: io.env, progress, log };
+  const models = createModelProvider(modelLoaderOf(modelSetup.setup, modelFlags, loaderDeps));
   models.warmUp();
+  const modelCatalog = acpModelCatalog(modelSetup.setup, modelFlags, models, loaderDeps);
 
   const config: AgentConfig = {
     models,
+    modelCatalog,
     launchCwd: io.cwd,
     home: io.env("HOME"),
     env: io.env,
@@ -270,7 +272,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       startTimeoutMs: seconds(numbers["mcp-start-timeout"]),
       callTimeoutMs: seconds(numbers["mcp-call-timeout"]),
     },
-    // prompt and agent hooks are answered by the session's own model, in contexts of their own.
+    // prompt and agent hooks are answered by the model the agent started with (whatever model a
+    // session switched to), in contexts of their own.
     hookRunner: (roots) =>
       createHandlerRunner({
         evaluator: createModelEvaluator({ models, roots, log }),
@@ -292,6 +295,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   await connection.closed;
   stopListening();
   await agent.shutdown();
+  await modelCatalog.dispose();
   await models.dispose();
   return EXIT.ok;
 }

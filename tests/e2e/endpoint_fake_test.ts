@@ -130,3 +130,39 @@ Deno.test("--endpoint: a server that is gone fails the prompt with a message tha
     await agent.close();
   });
 });
+
+Deno.test("--endpoint: the Model option lists the server's models, and a switch sends the next turn to the chosen one", async () => {
+  const server = startFakeServer({ models: [{ id: "small" }, { id: "large" }] });
+  try {
+    await withE2eProject({}, async (p) => {
+      server.reply(
+        { kind: "stream", chunks: textReply("from small") },
+        { kind: "stream", chunks: textReply("from large") },
+      );
+      const agent = await p.startAgent("small", ["--endpoint", server.baseUrl]);
+      const created = await agent.call("session/new", { cwd: p.cwd, mcpServers: [] }) as JsonObject;
+      const sessionId = String(created.sessionId);
+      const option = (created.configOptions as JsonObject[]).find((o) => o.id === "model")!;
+      assertEquals(option.category, "model");
+      assertEquals(option.currentValue, "endpoint:small");
+      assertEquals(
+        (option.options as JsonObject[]).map((o) => o.value),
+        ["endpoint:small", "endpoint:large"],
+      );
+      await agent.call("session/prompt", { sessionId, prompt: text("one") });
+      await agent.call("session/set_config_option", {
+        sessionId,
+        configId: "model",
+        value: "endpoint:large",
+      });
+      await agent.call("session/prompt", { sessionId, prompt: text("two") });
+      assertEquals(server.requests.map((body) => body.model), ["small", "large"]);
+      // The conversation goes with the switch: the large model sees the first turn.
+      const seen = JSON.stringify(server.requests[1]!.messages);
+      assertStringIncludes(seen, "from small");
+      await agent.close();
+    });
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,88 @@
+/**
+ * The models a session of `acp` may switch to (its "Model" config option): the one the flags
+ * name first, then the GGUF files in the model cache, then, with `--endpoint`, the server's
+ * models. Each is opened the way the flags would open it.
+ */
+import {
+  cachedGgufLister,
+  createModelCatalog,
+  ggufChoice,
+  ggufPathOf,
+  type ModelCatalog,
+  type ModelChoice,
+  type ModelLister,
+} from "../acp/model_catalog.ts";
+import type { ModelProvider } from "../acp/model_provider.ts";
+import { modelCacheDir } from "../model/model_source.ts";
+import { endpointClient, listEndpointModels } from "../model/openai_model.ts";
+import {
+  type LoaderDeps,
+  type ModelFlags,
+  modelLoaderOf,
+  type ModelSetup,
+} from "./acp_model_flags.ts";
+
+const ENDPOINT_PREFIX = "endpoint:";
+
+export function acpModelCatalog(
+  setup: ModelSetup,
+  flags: ModelFlags,
+  defaultProvider: ModelProvider,
+  deps: LoaderDeps,
+): ModelCatalog {
+  const open = (chosen: ModelSetup) => modelLoaderOf(chosen, flags, deps);
+  const listers: ModelLister[] = [cachedGgufLister(modelCacheDir(deps.env))];
+  if (setup.kind === "endpoint") listers.push(endpointLister(setup));
+  return createModelCatalog({
+    defaultChoice: defaultChoiceOf(setup, flags),
+    defaultProvider,
+    listers,
+    log: deps.log,
+    loaderFor: (id) => {
+      const path = ggufPathOf(id);
+      if (path !== undefined) return open({ kind: "local", source: { kind: "path", path } });
+      if (setup.kind === "endpoint" && id.startsWith(ENDPOINT_PREFIX)) {
+        const model = id.slice(ENDPOINT_PREFIX.length);
+        return open({ kind: "endpoint", endpoint: { ...setup.endpoint, model } });
+      }
+      return undefined;
+    },
+  });
+}
+
+function defaultChoiceOf(setup: ModelSetup, flags: ModelFlags): ModelChoice {
+  if (setup.kind === "endpoint") {
+    const { model, baseUrl } = setup.endpoint;
+    return model === undefined
+      ? { id: ENDPOINT_PREFIX, name: "The server's first model", description: `On ${baseUrl}` }
+      : { id: `${ENDPOINT_PREFIX}${model}`, name: model, description: `On ${baseUrl}` };
+  }
+  const { source } = setup;
+  switch (source.kind) {
+    case "path":
+      return { ...ggufChoice(source.path), description: "The model the agent was started with" };
+    case "hf":
+      return { id: source.value, name: source.value, description: "Fetched once into the cache" };
+    case "scripted":
+      return { id: `scripted:${source.path}`, name: flags.model ?? source.path };
+    default:
+      return source satisfies never;
+  }
+}
+
+function endpointLister(setup: Extract<ModelSetup, { kind: "endpoint" }>): ModelLister {
+  const { endpoint } = setup;
+  return async () => {
+    const listed = await listEndpointModels(endpointClient(endpoint), {
+      baseUrl: endpoint.baseUrl,
+      apiKeyEnv: endpoint.apiKeyEnv,
+    });
+    // Without --model the default is the first listed: it is not offered twice.
+    const offered = endpoint.model === undefined ? listed.slice(1) : listed;
+    return offered.map((entry) => ({
+      id: `${ENDPOINT_PREFIX}${entry.id}`,
+      name: entry.id,
+      description: `On ${endpoint.baseUrl}`,
+    }));
+  };
+}
