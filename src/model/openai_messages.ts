@@ -52,7 +52,8 @@ function assistantMessages(
       type: "function",
       function: { name: call.name, arguments: argumentsText(call.input) },
     }));
-    messages.push({ role: "assistant", content: text === "" ? null : text, tool_calls: toolCalls });
+    // Empty text is "", not null: llama-cpp-python refuses a null beside tool calls.
+    messages.push({ role: "assistant", content: text, tool_calls: toolCalls });
     for (const call of calls) {
       messages.push({ role: "tool", tool_call_id: call.id, content: call.result });
     }

@@ -123,6 +123,12 @@ export async function openEndpointModel(options: EndpointOptions): Promise<Model
 class EndpointModel implements Model {
   /** The first response format this server took; tried in order until one is. */
   #format = 0;
+  /**
+   * Whether requests with tools are streamed. A server that cannot stream tool calls
+   * (llama-cpp-python's function-calling format) ends the stream before its first chunk; its
+   * tool requests are then sent whole, and their reply arrives at once.
+   */
+  #streamTools = true;
 
   constructor(
     private readonly client: OpenAI,
@@ -153,7 +159,11 @@ class EndpointModel implements Model {
     for (;;) {
       const format = RESPONSE_FORMATS[this.#format] ?? "none";
       try {
-        return await this.#stream(request, format);
+        const streamed = request.tools.length === 0 || this.#streamTools;
+        const result = await this.#request(request, format, streamed);
+        if (result !== "empty") return result;
+        if (!streamed || request.tools.length === 0) throw this.#emptyReply();
+        this.#streamTools = false;
       } catch (error) {
         if (
           request.responseSchema !== undefined && format !== "none" && refusedResponseFormat(error)
@@ -166,7 +176,20 @@ class EndpointModel implements Model {
     }
   }
 
-  async #stream(request: GenerateRequest, format: ResponseFormat): Promise<GenerateResult> {
+  #emptyReply(): AgentError {
+    return new AgentError(
+      "MODEL_SERVER",
+      `The model server at ${this.place.baseUrl} ended its reply before sending anything: its ` +
+        "log says why",
+    );
+  }
+
+  /** One request; "empty" when the server sent no chunk at all (a stream it could not make). */
+  async #request(
+    request: GenerateRequest,
+    format: ResponseFormat,
+    streamed: boolean,
+  ): Promise<GenerateResult | "empty"> {
     const assembler = new StreamAssembler(request);
     const finish = (cancelled: boolean): GenerateResult => {
       const got = assembler.result();
@@ -190,22 +213,27 @@ class EndpointModel implements Model {
       messages: toChatMessages(request.conversation),
       stream: true,
       stream_options: { include_usage: true },
-      ...(tools.length > 0 ? { tools } : {}),
+      // "auto" is the API's default with tools, but llama-cpp-python offers none without it.
+      ...(tools.length > 0 ? { tools, tool_choice: "auto" } : {}),
       ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
       ...responseFormatOf(request.responseSchema, format),
     };
     try {
       // No retries: a server's refusal here is its setup (tools, context), which the user must
       // hear of at once, not after the client's backoff; the listing at start does retry.
-      const stream = await this.client.chat.completions.create(body, {
-        signal: request.signal,
-        maxRetries: 0,
-      });
-      for await (const chunk of stream) assembler.push(chunk);
+      const options = { signal: request.signal, maxRetries: 0 };
+      if (streamed) {
+        const stream = await this.client.chat.completions.create(body, options);
+        for await (const chunk of stream) assembler.push(chunk);
+      } else {
+        const { stream: _, stream_options: __, ...whole } = body;
+        assembler.pushCompletion(await this.client.chat.completions.create(whole, options));
+      }
     } catch (error) {
       if (request.signal.aborted || isAbort(error)) return finish(true);
       throw error;
     }
+    if (assembler.chunks === 0 && !request.signal.aborted) return "empty";
     return finish(request.signal.aborted);
   }
 }
@@ -215,7 +243,10 @@ function responseFormatOf(
   format: ResponseFormat,
 ): Pick<ChatCompletionCreateParamsStreaming, "response_format"> {
   if (schema === undefined || format === "none") return {};
-  if (format === "json_object") return { response_format: { type: "json_object" } };
+  if (format === "json_object") {
+    // `schema` beside json_object is llama-server's and llama-cpp-python's way to constrain it.
+    return { response_format: { type: "json_object", schema: { ...schema } } as never };
+  }
   return {
     response_format: {
       type: "json_schema",

@@ -12,7 +12,7 @@
  *
  * Pure: the chunks go in, callbacks and a result come out.
  */
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { GenerateStop, RequestedToolCall } from "./model.ts";
 
 export interface StreamUsage {
@@ -54,9 +54,32 @@ export class StreamAssembler {
   #finish: string | undefined;
   #usage: StreamUsage | undefined;
 
+  /** Chunks seen: a stream that ends with none was cut by the server before it began. */
+  chunks = 0;
+
   constructor(private readonly callbacks: StreamCallbacks) {}
 
+  /** A whole (not streamed) completion, read as the one chunk it would have been. */
+  pushCompletion(completion: ChatCompletion): void {
+    const choices = completion.choices.map((choice) => {
+      const message = choice.message as ChatCompletion.Choice["message"] & ServerDelta;
+      return {
+        index: choice.index,
+        finish_reason: choice.finish_reason,
+        delta: {
+          content: message.content,
+          reasoning_content: message.reasoning_content ?? message.reasoning,
+          tool_calls: message.tool_calls?.flatMap((call, index) =>
+            call.type === "function" ? [{ index, id: call.id, function: call.function }] : []
+          ),
+        },
+      };
+    });
+    this.push({ ...completion, object: "chat.completion.chunk", choices } as ChatCompletionChunk);
+  }
+
   push(chunk: ChatCompletionChunk): void {
+    this.chunks++;
     if (chunk.usage) {
       this.#usage = {
         promptTokens: chunk.usage.prompt_tokens ?? 0,

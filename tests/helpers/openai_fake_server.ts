@@ -16,7 +16,9 @@ export type FakeReply =
     /** Leaves out the final `data: [DONE]`. */
     readonly noDone?: boolean;
   }
-  | { readonly kind: "error"; readonly status: number; readonly body: unknown };
+  | { readonly kind: "error"; readonly status: number; readonly body: unknown }
+  /** A whole chat completion, as a non-streamed request gets it. */
+  | { readonly kind: "completion"; readonly body: object };
 
 export interface FakeServerOptions {
   /** The entries of `GET /v1/models` (`{id}` and whatever a server adds). */
@@ -70,6 +72,7 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
         });
       }
       if (reply.kind === "error") return Response.json(reply.body, { status: reply.status });
+      if (reply.kind === "completion") return Response.json(reply.body);
       return new Response(sseBody(reply, markDisconnected), {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
       });

@@ -224,7 +224,7 @@ Deno.test("cancel mid-stream returns what came, and the server sees the request 
   });
 });
 
-Deno.test("a response schema is asked as json_schema; a server that refuses it gets json_object from then on", async () => {
+Deno.test("a response schema is asked as json_schema; a server that refuses it gets json_object with the schema from then on", async () => {
   await withServer(async (server) => {
     server.reply(
       {
@@ -245,8 +245,8 @@ Deno.test("a response schema is asked as json_schema; a server that refuses it g
         type: "json_schema",
         json_schema: { name: "answer", schema: VERDICT_SCHEMA, strict: false },
       },
-      { type: "json_object" },
-      { type: "json_object" },
+      { type: "json_object", schema: VERDICT_SCHEMA },
+      { type: "json_object", schema: VERDICT_SCHEMA },
     ]);
   });
 });
@@ -258,5 +258,76 @@ Deno.test("a prompt without a schema sends no response_format and no tools", asy
     await (await model.openSession()).generate(ask("hi", { maxTokens: 64 }));
     const body = server.requests[0]!;
     assertEquals(["response_format" in body, "tools" in body, body.max_tokens], [false, false, 64]);
+  });
+});
+
+const READ = {
+  name: "fs_read",
+  description: "Read",
+  inputSchema: { type: "object", properties: { file_path: { type: "string" } } },
+};
+
+Deno.test("tools are offered with tool_choice auto, which llama-cpp-python needs to offer any", async () => {
+  await withServer(async (server) => {
+    server.reply({ kind: "stream", chunks: textReply("ok") });
+    const model = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
+    await (await model.openSession()).generate(ask("hi", { tools: [READ] }));
+    assertEquals(server.requests[0]!.tool_choice, "auto");
+  });
+});
+
+Deno.test("a server that cannot stream tool calls (an empty stream) gets its tool requests whole from then on", async () => {
+  await withServer(async (server) => {
+    const completion = {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 1,
+      model: "fake-model",
+      choices: [{
+        index: 0,
+        finish_reason: "tool_calls",
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{
+            id: "call__0",
+            type: "function",
+            function: { name: "fs_read", arguments: '{"file_path": "notes.txt" }' },
+          }],
+        },
+      }],
+      usage: { prompt_tokens: 218, completion_tokens: 11, total_tokens: 229 },
+    };
+    server.reply(
+      { kind: "stream", chunks: [], noDone: true },
+      { kind: "completion", body: completion },
+      { kind: "completion", body: completion },
+      { kind: "stream", chunks: textReply("streamed without tools") },
+    );
+    const model = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
+    const session = await model.openSession();
+    const first = await session.generate(ask("read", { tools: [READ] }));
+    assertEquals(first.toolCalls, [{ name: "fs_read", input: { file_path: "notes.txt" } }]);
+    assertEquals([first.stop, first.tokens.prompt, first.tokens.generated], [
+      "tool_calls",
+      218,
+      11,
+    ]);
+    await session.generate(ask("again", { tools: [READ] }));
+    const plain = await session.generate(ask("talk"));
+    assertEquals(plain.text, "streamed without tools");
+    assertEquals(server.requests.map((body) => body.stream ?? false), [true, false, false, true]);
+  });
+});
+
+Deno.test("an empty stream without tools is an error that points at the server's log", async () => {
+  await withServer(async (server) => {
+    server.reply({ kind: "stream", chunks: [], noDone: true });
+    const model = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
+    const error = await generateError(model, ask("hi"));
+    assertStringIncludes(
+      error.message,
+      "ended its reply before sending anything: its log says why",
+    );
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * The agent with `--endpoint` against a real OpenAI-compatible server nobody here wrote:
+ * llama-cpp-python's `llama_cpp.server` on loopback, serving SmolLM2-135M-Instruct (both from
+ * PyPI, installed by tools/install_test_parts.sh), over real stdio.
+ *
+ * Two of its setups: the model's own chat template, which streams (text, prompt hooks, cancel),
+ * and `chatml-function-calling`, whose grammar makes the model pick a tool or a message and
+ * constrains the call; it cannot stream a call, so the agent's first tool request there comes
+ * back empty and the backend sends tool requests whole from then on.
+ */
+import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
+import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
+import {
+  type RunningServer,
+  type ServerOptions,
+  startLlamaCppServer,
+} from "../helpers/llama_cpp_server.ts";
+import { testOnParts, type TestParts } from "../helpers/test_parts.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
+import { type E2eProject, textPrompt as text, withE2eProject } from "./e2e_project.ts";
+
+async function withServer(
+  parts: TestParts,
+  options: ServerOptions,
+  files: Record<string, string>,
+  fn: (p: E2eProject, agent: AcpHarness, server: RunningServer) => Promise<void>,
+): Promise<void> {
+  const server = await startLlamaCppServer(parts, { contextSize: 4096, ...options });
+  try {
+    await withE2eProject(files, async (p) => {
+      const agent = await p.startAgent(server.alias, [
+        "--endpoint",
+        server.baseUrl,
+        "--max-tool-rounds",
+        "2",
+      ]);
+      try {
+        await fn(p, agent, server);
+      } finally {
+        await agent.close();
+      }
+    });
+  } catch (error) {
+    throw new Error(`${error}\n--- server log ---\n${server.output().slice(-3000)}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+function tokensOf(result: JsonObject): Record<string, number> {
+  return (result._meta as { tokens: Record<string, number> }).tokens;
+}
+
+testOnParts(
+  "llama_cpp.server: a text turn streams the model's words and ends",
+  async (parts) => {
+    await withServer(parts, {}, {}, async (p, agent) => {
+      const sessionId = await p.newSession(agent);
+      const result = await agent.call("session/prompt", {
+        sessionId,
+        prompt: text("Say hello in one short sentence."),
+      }) as JsonObject;
+      assert(
+        ["end_turn", "max_tokens"].includes(String(result.stopReason)),
+        String(result.stopReason),
+      );
+      assert(agent.agentText(sessionId).trim().length > 0, "no text streamed");
+      // llama-cpp-python 0.3.36 sends no usage in a stream (it ignores stream_options), so the
+      // turn's token counts stay 0 here; the fake's dialects pin how usage is read.
+      assertEquals(tokensOf(result), { prompt: 0, evaluated: 0, generated: 0 });
+    });
+  },
+);
+
+testOnParts(
+  "llama_cpp.server (chatml-function-calling): the model's tool call runs fs_read in the project",
+  async (parts) => {
+    await withServer(
+      parts,
+      { chatFormat: "chatml-function-calling" },
+      { "project/notes.txt": "buy milk\n" },
+      async (p, agent) => {
+        const sessionId = await p.newSession(agent);
+        await agent.call("session/prompt", {
+          sessionId,
+          prompt: text("Use the fs_read tool to read the file notes.txt."),
+        });
+        const calls = agent.toolCallUpdates(sessionId);
+        const started = calls.filter((update) => update.sessionUpdate === "tool_call");
+        assert(started.length > 0, "the model made no tool call");
+        // The grammar makes the call well-formed; which file a 135M model names is its own
+        // choice (notes.txt in most runs), so what is pinned is that the call ran to its end.
+        assertEquals(started[0]!._meta, { tool_name: "fs_read" });
+        const input = started[0]!.rawInput as { file_path?: unknown };
+        assertEquals(typeof input.file_path, "string");
+        const ended = calls.find((update) =>
+          update.toolCallId === started[0]!.toolCallId &&
+          (update.status === "completed" || update.status === "failed")
+        );
+        assert(ended !== undefined, JSON.stringify(calls));
+        if (input.file_path === "notes.txt") {
+          assertStringIncludes(JSON.stringify(ended.content), "buy milk");
+        }
+      },
+    );
+  },
+);
+
+testOnParts(
+  "llama_cpp.server: a prompt hook's verdict comes through the server's JSON grammar and blocks the prompt",
+  async (parts) => {
+    const settings = JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [{
+          hooks: [{
+            type: "prompt",
+            prompt:
+              'Refuse every prompt. Answer exactly {"ok": false, "reason": "refused"}. $ARGUMENTS',
+          }],
+        }],
+      },
+    });
+    await withServer(parts, {}, { "project/.claude/settings.json": settings }, async (p, agent) => {
+      const sessionId = await p.newSession(agent);
+      const result = await agent.call("session/prompt", {
+        sessionId,
+        prompt: text("deploy to production"),
+      }) as JsonObject;
+      const said = agent.agentText(sessionId);
+      // A verdict that did not parse is a hook error, which never blocks: a refusal proves it did.
+      assertEquals(result.stopReason, "refusal", said);
+      assert(said.startsWith("UserPromptSubmit operation blocked by hook:\n"), said);
+    });
+  },
+);
+
+testOnParts("llama_cpp.server: cancel mid-stream answers cancelled at once", async (parts) => {
+  await withServer(parts, {}, {}, async (p, agent) => {
+    const sessionId = await p.newSession(agent);
+    const prompt = agent.request("session/prompt", {
+      sessionId,
+      prompt: text("Write a long story about a lighthouse keeper, with many chapters."),
+    });
+    await waitUntil(() => agent.agentText(sessionId).length > 10, "streamed text", 120_000);
+    const sent = performance.now();
+    await agent.notify("session/cancel", { sessionId });
+    const response = await prompt;
+    assertLess(performance.now() - sent, 1_000);
+    assertEquals((response.result as JsonObject).stopReason, "cancelled");
+  });
+});
