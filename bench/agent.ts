@@ -7,6 +7,7 @@
  *   deno task bench:agent
  *   deno run -A bench/agent.ts --quick     # fewer and shorter runs, for a smoke run
  *   deno task bench:agent --startup-only   # only the start-up figure (no model is loaded)
+ *   deno task bench:agent --endpoint-only  # only the endpoint figures (bench/agent_endpoint.ts)
  */
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { writeRandomWeightsModel } from "../src/model/random_weights_gguf.ts";
@@ -18,9 +19,11 @@ import { systemPrompt } from "../src/acp/system_prompt.ts";
 import { type Figure, measureInterleaved, median, printFigure, round } from "./bench_stats.ts";
 import { type CutTurn, msPerToken } from "./cut_turn.ts";
 import { childPids, commandLine, residentBytes } from "./proc_status.ts";
+import { benchEndpoint } from "./agent_endpoint.ts";
 
 const quick = Deno.args.includes("--quick");
 const startupOnly = Deno.args.includes("--startup-only");
+const endpointOnly = Deno.args.includes("--endpoint-only");
 /** Interleaved agent/bare turn pairs, after one warm-up turn on each side. */
 const TURN_PAIRS = quick ? 1 : 4;
 /** How long a turn generates after its first text before it is cancelled. */
@@ -44,10 +47,13 @@ const summary: string[] = [];
 try {
   await Deno.mkdir(`${home}/models`, { recursive: true });
   await Deno.mkdir(project);
-  await benchStartup();
-  if (!startupOnly) {
+  if (!endpointOnly) await benchStartup();
+  if (!startupOnly && !endpointOnly) {
     await benchSecondTurn();
     await benchTurnThroughput();
+  }
+  if (!startupOnly) {
+    await benchEndpoint({ project, home, pairs: TURN_PAIRS, cutAfterMs: CUT_AFTER_MS, summary });
   }
 } finally {
   await Deno.remove(root, { recursive: true });
