@@ -55,7 +55,9 @@ function commandLine(snippet: Snippet): string[] {
     case "json": {
       const server = AgentServers.parse(JSON.parse(snippet.body)).agent_servers["llama-agent"];
       // Zed's settings schema refuses a custom agent without it.
-      if (snippet.name === "zed") assertEquals(server.type, "custom", 'Zed needs "type": "custom"');
+      if (snippet.name.startsWith("zed")) {
+        assertEquals(server.type, "custom", 'Zed needs "type": "custom"');
+      }
       return [server.command, ...server.args];
     }
     case "lua": {
@@ -108,7 +110,18 @@ function assertBalanced(snippet: Snippet) {
 Deno.test("the README has a set-up snippet for each ACP client it names", async () => {
   assertEquals(
     (await readmeSnippets()).map((s) => s.name),
-    ["zed", "jetbrains", "codecompanion", "avante", "agent-shell", "acpx"],
+    [
+      "zed",
+      "jetbrains",
+      "codecompanion",
+      "avante",
+      "agent-shell",
+      "acpx",
+      "zed-ollama",
+      "zed-lm-studio",
+      "zed-llama-server",
+      "zed-vllm",
+    ],
   );
 });
 
@@ -122,6 +135,12 @@ Deno.test("each README editor snippet starts llama-agent acp with flags the acp 
     assert(parsed.ok, `"${snippet.name}": ${parsed.ok ? "" : parsed.error}`);
     assertEquals(parsed.value.positionals, [], `"${snippet.name}" passes stray arguments`);
     const model = parsed.value.flags["model"];
+    const endpoint = parsed.value.flags["endpoint"];
+    if (typeof endpoint === "string") {
+      // A server's snippet names its URL; the model, if named, is the server's id.
+      assert(/^https?:\/\/[^/]+\/v1$/.test(endpoint), `"${snippet.name}": --endpoint ${endpoint}`);
+      continue;
+    }
     assert(typeof model === "string", `"${snippet.name}" names no --model`);
     parseModelSource(model, REPO_ROOT);
   }
