@@ -94,7 +94,10 @@ async function agentRequestBody(
     } finally {
       await agent.close();
     }
-    return fake.requests[0] as unknown as ChatCompletionCreateParamsStreaming;
+    const body = fake.requests[0] as unknown as ChatCompletionCreateParamsStreaming;
+    // Both sides must stream, or the comparison is of something else.
+    if (body.stream !== true) throw new Error("The agent's request was not streamed");
+    return body;
   } finally {
     await fake.close();
   }

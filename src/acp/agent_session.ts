@@ -175,7 +175,8 @@ export class AgentSession {
       this.modelName = model.displayName;
       return model.openSession();
     });
-    const open: OpenModelSession = { id, provider, lease, after, context };
+    const open: OpenModelSession = { id, provider, lease, after, context, settled: false };
+    context.then(() => (open.settled = true), () => (open.settled = true));
     // Not kept when it fails: opening a context can fail for want of memory, which a later
     // prompt may have (a model that failed to load stays failed while a session holds it).
     context.catch(() => {
@@ -188,15 +189,20 @@ export class AgentSession {
   }
 
   /**
-   * Frees the model context (when it arrives, if it is still being opened: nothing waits for a
-   * load) and lets go of its model.
+   * Frees the model context and lets go of its model. A context still being opened is freed
+   * when it arrives, but its model is let go of at once: a load nobody wants any more is
+   * abandoned (its provider disposed), and the next model does not wait for it.
    */
   #letGoOfModel(): void {
     const open = this.#modelSession;
     if (open === undefined) return;
     this.#modelSession = undefined;
-    const lettingGo: Promise<void> = open.context.then((context) => context.dispose(), () => {})
-      .catch((error) => this.log(`Cannot free the model context of session "${this.id}": ${error}`))
+    const freeContext = open.context.then((context) => context.dispose(), () => {})
+      .catch((error) =>
+        this.log(`Cannot free the model context of session "${this.id}": ${error}`)
+      );
+    const freed = open.settled ? freeContext : Promise.resolve();
+    const lettingGo: Promise<void> = freed
       .then(() => this.#release(open.lease))
       .finally(() => {
         if (this.#lettingGo === lettingGo) this.#lettingGo = undefined;
@@ -357,6 +363,8 @@ interface OpenModelSession {
   /** The freeing of the model let go of before, which its load waits for; none was pending. */
   readonly after: Promise<void> | undefined;
   readonly context: Promise<ModelSession>;
+  /** Whether `context` has settled (a model loading has not). */
+  settled: boolean;
 }
 
 function noticeUpdate(text: string): SessionUpdate {

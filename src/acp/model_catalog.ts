@@ -37,6 +37,11 @@ export interface ModelCatalog {
   /** Whether the last listing offers `id`. */
   offers(id: string): boolean;
   /**
+   * Whether `id` may still be offered: listed, or openable while a lister failed (a server
+   * that is down for a moment must not make a session forget the model it was on).
+   */
+  mayOffer(id: string): boolean;
+  /**
    * The provider of a choice, created on first use and kept while a lease holds it; the
    * default's is the process's provider. Throws for an id no loader can open.
    */
@@ -63,20 +68,25 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
   const defaultId = defaultChoice.id;
   let choices: readonly ModelChoice[] = [defaultChoice];
   let refreshing: Promise<readonly ModelChoice[]> | undefined;
+  /** Whether every lister answered in the last listing. */
+  let complete = true;
   /** The non-default providers in use, with how many leases hold each. */
   const held = new Map<string, { readonly provider: ModelProvider; holders: number }>();
   let disposed = false;
 
   const list = async (): Promise<readonly ModelChoice[]> => {
     const timeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+    let answered = true;
     const listed = await Promise.all(options.listers.map(async (lister) => {
       try {
         return await withTimeout(lister, timeoutMs);
       } catch (error) {
+        answered = false;
         log(`Cannot list models for the "model" option: ${errorMessage(error)}`);
         return [];
       }
     }));
+    complete = answered;
     const seen = new Set<string>([defaultId]);
     const found: ModelChoice[] = [defaultChoice];
     for (const choice of listed.flat()) {
@@ -116,6 +126,9 @@ export function createModelCatalog(options: ModelCatalogOptions): ModelCatalog {
       return refreshing;
     },
     offers: (id) => choices.some((choice) => choice.id === id),
+    mayOffer: (id) =>
+      choices.some((choice) => choice.id === id) ||
+      (!complete && options.loaderFor(id) !== undefined),
     acquire(id) {
       if (id === defaultId) {
         return { id, provider: defaultProvider, release: () => Promise.resolve() };

@@ -103,7 +103,7 @@ export function restoredModelChoice(
   log: (line: string) => void,
 ): string | undefined {
   if (recorded === undefined || recorded === catalog?.defaultId) return undefined;
-  if (catalog?.offers(recorded)) return recorded;
+  if (catalog?.mayOffer(recorded)) return recorded;
   const fallback = catalog === undefined ? "model" : `model "${catalog.defaultId}"`;
   log(
     `Session "${sessionId}" was on model "${recorded}", which this agent does not offer now: ` +

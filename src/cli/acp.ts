@@ -38,7 +38,7 @@ import {
   DEFAULT_MCP_START_TIMEOUT_MS,
 } from "../agent/mcp/mcp_servers.ts";
 import { VERSION } from "../version.ts";
-import { loadAcpSettings } from "./acp_settings.ts";
+import { loadAcpSettings, settingPlace } from "./acp_settings.ts";
 import { PRINT_CONFIG_FLAG, renderConfig } from "./print_config.ts";
 import { type IntegerLimit, settingSpecs } from "./setting_spec.ts";
 import { DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
@@ -216,12 +216,17 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     contextSize: numbers["ctx-size"],
     threads: numbers["threads"],
     gpu: text("gpu"),
+    places: {
+      endpoint: settingPlace(loaded.settings, "endpoint"),
+      apiKeyEnv: settingPlace(loaded.settings, "api-key-env"),
+    },
   };
   const modelSetup = await modelSetupOf(modelFlags, io, readable);
   if (!modelSetup.ok) return fail(io, modelSetup.message).exitCode;
 
   await io.routeConsoleToStderr();
   const log = (line: string) => io.stderr(`llama-agent: ${line}\n`);
+  if (loaded.settings.file.unreadable !== undefined) log(loaded.settings.file.unreadable);
   let rules: readonly PermissionRule[] = [];
   const rulesFlag = text("rules");
   if (rulesFlag !== undefined) {

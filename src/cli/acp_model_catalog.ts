@@ -23,6 +23,8 @@ import {
 } from "./acp_model_flags.ts";
 
 const ENDPOINT_PREFIX = "endpoint:";
+/** Below the catalog's own wait for a lister, so the request is gone when it gives up. */
+const ENDPOINT_LIST_TIMEOUT_MS = 3_000;
 
 export function acpModelCatalog(
   setup: ModelSetup,
@@ -31,7 +33,16 @@ export function acpModelCatalog(
   deps: LoaderDeps,
 ): ModelCatalog {
   const open = (chosen: ModelSetup) => modelLoaderOf(chosen, flags, deps);
-  const listers: ModelLister[] = [cachedGgufLister(modelCacheDir(deps.env))];
+  const cached = cachedGgufLister(modelCacheDir(deps.env));
+  // A default fetched from the hub lies in the cache too, under node-llama-cpp's file name: once
+  // it is loaded its name is known, and it is not offered a second time.
+  let defaultFile: string | undefined;
+  if (setup.kind === "local" && setup.source.kind === "hf") {
+    defaultProvider.get().then((model) => (defaultFile = model.displayName), () => {});
+  }
+  const listers: ModelLister[] = [
+    async () => (await cached()).filter((choice) => choice.name + ".gguf" !== defaultFile),
+  ];
   if (setup.kind === "endpoint") listers.push(endpointLister(setup));
   return createModelCatalog({
     defaultChoice: defaultChoiceOf(setup, flags),
@@ -73,10 +84,13 @@ function defaultChoiceOf(setup: ModelSetup, flags: ModelFlags): ModelChoice {
 function endpointLister(setup: Extract<ModelSetup, { kind: "endpoint" }>): ModelLister {
   const { endpoint } = setup;
   return async () => {
-    const listed = await listEndpointModels(endpointClient(endpoint), {
-      baseUrl: endpoint.baseUrl,
-      apiKeyEnv: endpoint.apiKeyEnv,
-    });
+    // A menu must not wait on a server that is down: no retries, and a request that is dropped
+    // when the catalog stops waiting for it.
+    const listed = await listEndpointModels(
+      endpointClient(endpoint),
+      { baseUrl: endpoint.baseUrl, apiKeyEnv: endpoint.apiKeyEnv },
+      { retries: 0, signal: AbortSignal.timeout(ENDPOINT_LIST_TIMEOUT_MS) },
+    );
     // Without --model the default is the first listed: it is not offered twice.
     const offered = endpoint.model === undefined ? listed.slice(1) : listed;
     return offered.map((entry) => ({

@@ -13,7 +13,12 @@ import { modelFileProblem, type ReadableRoots } from "./startup_files.ts";
 import type { LoadProgressReport, ModelLoader } from "../acp/model_provider.ts";
 import { errorMessage } from "../error.ts";
 import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
-import { modelCacheDir, type ModelSource, openModel, parseModelSource } from "../model/model_source.ts";
+import {
+  modelCacheDir,
+  type ModelSource,
+  openModel,
+  parseModelSource,
+} from "../model/model_source.ts";
 import { type EndpointOptions, openEndpointModel } from "../model/openai_model.ts";
 
 export interface ModelFlags {
@@ -23,6 +28,11 @@ export interface ModelFlags {
   readonly contextSize?: number;
   readonly threads?: number;
   readonly gpu?: string;
+  /**
+   * Where `endpoint` and `api-key-env` came from, for messages (`--endpoint` when absent; a
+   * variable's name or the config file's path, line and key otherwise).
+   */
+  readonly places?: { readonly endpoint?: string; readonly apiKeyEnv?: string };
 }
 
 export type ModelSetup =
@@ -35,9 +45,11 @@ export async function modelSetupOf(
   io: Pick<CliIo, "cwd" | "env">,
   readable: ReadableRoots,
 ): Promise<{ ok: true; setup: ModelSetup } | { ok: false; message: string }> {
+  const endpointAt = flags.places?.endpoint ?? "--endpoint";
+  const keyAt = flags.places?.apiKeyEnv ?? "--api-key-env";
   if (flags.endpoint === undefined) {
     if (flags.apiKeyEnv !== undefined) {
-      return { ok: false, message: "--api-key-env is for --endpoint: pass the server's URL too" };
+      return { ok: false, message: `${keyAt} is for --endpoint: pass the server's URL too` };
     }
     let source: ModelSource;
     try {
@@ -51,19 +63,20 @@ export async function modelSetupOf(
       : { ok: false, message: problem };
   }
   const urlProblem = endpointUrlProblem(flags.endpoint);
-  if (urlProblem !== undefined) return { ok: false, message: urlProblem };
+  if (urlProblem !== undefined) return { ok: false, message: `${endpointAt} ${urlProblem}` };
   if (flags.apiKeyEnv !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(flags.apiKeyEnv)) {
       return {
         ok: false,
-        message: `--api-key-env takes a variable's name, got "${flags.apiKeyEnv}" ` +
-          "(the key itself is never a flag: export it and name its variable)",
+        // Never echoed: what was given may be the key itself.
+        message: `${keyAt} takes a variable's name, and what it was given is none (was ` +
+          "the key itself pasted? export the key in a variable and name the variable)",
       };
     }
     if (!io.env(flags.apiKeyEnv)) {
       return {
         ok: false,
-        message: `--api-key-env names $${flags.apiKeyEnv}, which is not set: export the key in ` +
+        message: `${keyAt} names $${flags.apiKeyEnv}, which is not set: export the key in ` +
           "it, or leave --api-key-env out for a server that needs none",
       };
     }
@@ -88,13 +101,17 @@ function endpointUrlProblem(value: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    return `--endpoint takes a URL such as http://localhost:11434/v1, got "${value}"`;
+    return `takes a URL such as http://localhost:11434/v1, got "${value}"`;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `--endpoint takes an http:// or https:// URL, got "${value}"`;
+    return `takes an http:// or https:// URL, got "${value}"`;
+  }
+  if (url.search !== "" || url.hash !== "") {
+    return "must be the server's base URL, without a ?query or #fragment (a key goes in a " +
+      "variable: --api-key-env VAR)";
   }
   if (url.username !== "" || url.password !== "") {
-    return "--endpoint must not carry a user or password: put the key in a variable and pass " +
+    return "must not carry a user or password: put the key in a variable and pass " +
       "--api-key-env VAR";
   }
   return undefined;

@@ -35,7 +35,7 @@ export interface Setting {
 
 export interface AcpSettings {
   /** The config file looked for. */
-  readonly file: Pick<UserConfig, "path" | "exists">;
+  readonly file: Pick<UserConfig, "path" | "exists" | "unreadable">;
   /** Every setting, in the flag table's order. */
   readonly settings: readonly Setting[];
   /** The effective values as parsed flags are: a list's last value too, as the parser does. */
@@ -49,19 +49,22 @@ export type AcpSettingsResult =
   | { readonly ok: true; readonly settings: AcpSettings }
   | { readonly ok: false; readonly message: string };
 
+/** A path as the file means it: `~/` is the home directory, else relative to the file. */
+type PathResolver = (path: string) => string;
+
 /** Settings whose value, when the file gives it, is a path relative to the file. */
 const FILE_RELATIVE: Readonly<
-  Record<string, (value: string, base: string, valueOf: (name: string) => unknown) => string>
+  Record<string, (value: string, path: PathResolver, valueOf: (name: string) => unknown) => string>
 > = {
   // With an endpoint the model is the server's id, not a file; an hf: URI is fetched.
-  model: (value, base, valueOf) =>
+  model: (value, path, valueOf) =>
     valueOf("endpoint") !== undefined || value.startsWith("hf:")
       ? value
       : value.startsWith("scripted:")
-      ? `scripted:${resolve(base, value.slice("scripted:".length))}`
-      : resolve(base, value),
-  rules: (value, base) => resolve(base, value),
-  "plugin-dir": (value, base) => resolve(base, value),
+      ? `scripted:${path(value.slice("scripted:".length))}`
+      : path(value),
+  rules: (value, path) => path(value),
+  "plugin-dir": (value, path) => path(value),
 };
 
 /** Reads the user's config file, then merges. */
@@ -93,8 +96,9 @@ export function mergeSettings(
     else settings.push({ spec, ...chosen });
   }
   if (problems.length > 0) return { ok: false, message: problems.join("\n") };
-  const valueOf = (name: string) => settings.find((s) => s.spec.flag.name === name)?.value;
-  const resolved = settings.map((setting) => withFileRelativePaths(setting, valueOf));
+  const layered = withModelOfItsLayer(settings);
+  const valueOf = (name: string) => layered.find((s) => s.spec.flag.name === name)?.value;
+  const resolved = layered.map((setting) => withFileRelativePaths(setting, valueOf, env));
 
   const flags: Record<string, string | boolean | undefined> = {};
   const lists: Record<string, readonly string[]> = {};
@@ -113,13 +117,61 @@ export function mergeSettings(
   return {
     ok: true,
     settings: {
-      file: { path: file.path, exists: file.exists },
+      file: { path: file.path, exists: file.exists, unreadable: file.unreadable },
       settings: resolved,
       flags,
       lists,
       numbers,
     },
   };
+}
+
+/**
+ * How a message names where a setting's value came from: `--endpoint`, `LLAMA_AGENT_ENDPOINT`,
+ * or `/home/you/.config/llama-agent/config.json:3: "endpoint"`.
+ */
+export function settingPlace(settings: AcpSettings, name: string): string {
+  const setting = settings.settings.find((candidate) => candidate.spec.flag.name === name);
+  const source = setting?.source;
+  switch (source?.kind) {
+    case "env":
+      return source.variable;
+    case "file":
+      return `${source.path}:${source.line}: "${setting!.spec.key}"`;
+    default:
+      return `--${name}`;
+  }
+}
+
+/** `--endpoint none` (or the variable, or the file) says: a model in this process. */
+export const NO_ENDPOINT = "none";
+
+const LAYER_RANK: Readonly<Record<SettingSource["kind"], number>> = {
+  default: 0,
+  file: 1,
+  env: 2,
+  flag: 3,
+};
+
+/**
+ * What `model` means depends on `endpoint` (a server's model id, or a file), so a model set
+ * below the layer that set the endpoint belongs to another setup and is dropped: a file's
+ * `"model": "./m.gguf"` does not become a server's model id under `--endpoint`, and a file's
+ * server model is not read as a path under `--endpoint none`. `none` itself is no endpoint.
+ */
+function withModelOfItsLayer(settings: readonly Setting[]): Setting[] {
+  const endpoint = settings.find((setting) => setting.spec.flag.name === "endpoint");
+  if (endpoint === undefined) return [...settings];
+  const endpointRank = LAYER_RANK[endpoint.source.kind];
+  return settings.map((setting) => {
+    if (setting === endpoint && setting.value === NO_ENDPOINT) {
+      return { ...setting, value: undefined };
+    }
+    if (setting.spec.flag.name === "model" && LAYER_RANK[setting.source.kind] < endpointRank) {
+      return { ...setting, value: undefined, source: { kind: "default" } };
+    }
+    return setting;
+  });
 }
 
 /** The value used for one setting and its source, or the message for a bad one. */
@@ -180,14 +232,23 @@ function envValue(
   }
 }
 
-function withFileRelativePaths(setting: Setting, valueOf: (name: string) => unknown): Setting {
+function withFileRelativePaths(
+  setting: Setting,
+  valueOf: (name: string) => unknown,
+  env: (name: string) => string | undefined,
+): Setting {
   const resolveValue = FILE_RELATIVE[setting.spec.flag.name];
   const { value, source } = setting;
   if (source.kind !== "file" || resolveValue === undefined) return setting;
   const base = dirname(source.path);
-  if (typeof value === "string") return { ...setting, value: resolveValue(value, base, valueOf) };
+  // No shell reads the file: a `~/` it holds is expanded here, as a shell would on a flag.
+  const path: PathResolver = (given) => {
+    const home = given === "~" || given.startsWith("~/") ? env("HOME") : undefined;
+    return home ? resolve(home, given.slice(2)) : resolve(base, given);
+  };
+  if (typeof value === "string") return { ...setting, value: resolveValue(value, path, valueOf) };
   if (isList(value)) {
-    return { ...setting, value: value.map((item) => resolveValue(item, base, valueOf)) };
+    return { ...setting, value: value.map((item) => resolveValue(item, path, valueOf)) };
   }
   return setting;
 }

@@ -47,6 +47,9 @@ function fileLine(file: AcpSettings["file"]): string {
   if (file.path === undefined) {
     return "Config file: none (neither XDG_CONFIG_HOME nor HOME is an absolute path)";
   }
+  if (file.unreadable !== undefined) {
+    return `Config file: ${file.path} (not read)\n${file.unreadable}`;
+  }
   return `Config file: ${file.path} (${file.exists ? "found" : "not found"})`;
 }
 

@@ -30,6 +30,12 @@ export interface UserConfig {
   readonly path: string | undefined;
   readonly exists: boolean;
   readonly values: ReadonlyMap<string, FileSetting>;
+  /**
+   * Why the file was not read although it may exist: it lies where llama-agent may not read (a
+   * compiled binary with `$XDG_CONFIG_HOME` outside the home directory). Said on stderr; the
+   * agent still starts, as it does without a file.
+   */
+  readonly unreadable?: string;
 }
 
 export type UserConfigResult =
@@ -68,6 +74,11 @@ export async function loadUserConfig(
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return { ok: true, config: { path, exists: false, values: new Map() } };
+    }
+    if (isOutsideGrant(error)) {
+      const unreadable = `Cannot read config file "${path}", so its settings are not used: ` +
+        readProblem(error, roots);
+      return { ok: true, config: { path, exists: false, values: new Map(), unreadable } };
     }
     return {
       ok: false,

@@ -3,7 +3,7 @@
  * servers word the same failure differently; the patterns below are the wordings of
  * llama-server, vLLM, Ollama and LM Studio.
  */
-import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { AgentError, errorMessage } from "../error.ts";
 
 export interface EndpointPlace {
@@ -57,6 +57,14 @@ function serverText(error: APIError): string {
 export function endpointError(error: unknown, place: EndpointPlace): AgentError {
   if (error instanceof AgentError) return error;
   const server = `the model server at ${place.baseUrl}`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new AgentError(
+      "MODEL_SERVER",
+      `${capitalized(server)} did not answer in time: it may be busy or loading a model; try ` +
+        "again, or check its log",
+      { cause: error },
+    );
+  }
   if (error instanceof APIConnectionError) {
     const cause = error.cause === undefined ? error.message : errorMessage(error.cause);
     return new AgentError(

@@ -11,7 +11,7 @@
  * form gets `json_object`, then nothing, and the first form it takes is kept for the model. The
  * answer is validated by whoever asked, whatever form was used.
  */
-import OpenAI from "openai";
+import OpenAI, { APIError } from "openai";
 import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionTool,
@@ -47,10 +47,23 @@ export interface EndpointModelInfo {
   readonly contextSize?: number;
 }
 
+/** How long one generation may take before the client gives up: the user cancels sooner. */
+const GENERATION_TIMEOUT_MS = 60 * 60 * 1000;
+
 type ResponseFormat = "json_schema" | "json_object" | "none";
 const RESPONSE_FORMATS: readonly ResponseFormat[] = ["json_schema", "json_object", "none"];
 
-/** The client for an endpoint: only what the options name is sent, nothing from `OPENAI_*`. */
+/**
+ * Context size assumed for a server that does not say its own (llama-server, Ollama and
+ * llama-cpp-python list none): tool results are cut to fit it. `--ctx-size` overrides it.
+ */
+export const ASSUMED_SERVER_CONTEXT = 8192;
+
+/**
+ * The client for an endpoint: the URL and key the options name, never `OPENAI_BASE_URL`,
+ * `OPENAI_API_KEY` and the like, and no client logging (`OPENAI_LOG=debug` would print the
+ * conversation). `OPENAI_CUSTOM_HEADERS`, a user's own setting, is still honoured.
+ */
 export function endpointClient(options: EndpointOptions): OpenAI {
   const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
   if (options.apiKeyEnv !== undefined && !key) {
@@ -68,17 +81,24 @@ export function endpointClient(options: EndpointOptions): OpenAI {
     project: null,
     adminAPIKey: null,
     webhookSecret: null,
+    logLevel: "off",
   });
 }
 
-/** The models the server lists (`GET /models`), in its order. */
+/**
+ * The models the server lists (`GET /models`), in its order. At start the client's retries
+ * wait for a server that is still starting; a session's menu passes `retries: 0` and a signal.
+ */
 export async function listEndpointModels(
   client: OpenAI,
   place: EndpointPlace,
-  signal?: AbortSignal,
+  options: { readonly signal?: AbortSignal; readonly retries?: number } = {},
 ): Promise<EndpointModelInfo[]> {
   try {
-    const page = await client.models.list({ signal });
+    const page = await client.models.list({
+      signal: options.signal,
+      ...(options.retries === undefined ? {} : { maxRetries: options.retries }),
+    });
     return page.data.map((entry) => ({ id: entry.id, contextSize: listedContextSize(entry) }));
   } catch (error) {
     throw endpointError(error, place);
@@ -98,7 +118,14 @@ function listedContextSize(entry: object): number | undefined {
 export async function openEndpointModel(options: EndpointOptions): Promise<Model> {
   const client = endpointClient(options);
   const place: EndpointPlace = { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv };
-  const listed = await listEndpointModels(client, place, options.signal);
+  let listed: EndpointModelInfo[];
+  try {
+    listed = await listEndpointModels(client, place, { signal: options.signal });
+  } catch (error) {
+    // A proxy may serve the chat API without a listing: a named model is then taken on trust.
+    if (options.model === undefined || !isListingMissing(error)) throw error;
+    listed = [{ id: options.model }];
+  }
   const chosen = options.model === undefined
     ? listed[0]
     : listed.find((entry) => entry.id === options.model);
@@ -116,8 +143,13 @@ export async function openEndpointModel(options: EndpointOptions): Promise<Model
   return new EndpointModel(
     client,
     { ...place, model: chosen.id },
-    chosen.contextSize ?? options.contextSize,
+    options.contextSize ?? chosen.contextSize ?? ASSUMED_SERVER_CONTEXT,
   );
+}
+
+function isListingMissing(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof APIError && (cause.status === 404 || cause.status === 405);
 }
 
 class EndpointModel implements Model {
@@ -129,15 +161,18 @@ class EndpointModel implements Model {
    * tool requests are then sent whole, and their reply arrives at once.
    */
   #streamTools = true;
+  /** Tool requests in a row that came back as empty streams; two make streaming stop. */
+  #emptyToolStreams = 0;
 
   constructor(
     private readonly client: OpenAI,
     readonly place: Required<Pick<EndpointPlace, "model">> & EndpointPlace,
-    readonly contextSize: number | undefined,
+    readonly contextSize: number,
   ) {}
 
+  /** The server's model id: what a transcript's `model` says (the URL may carry secrets). */
   get displayName(): string {
-    return `${this.place.model} at ${this.place.baseUrl}`;
+    return this.place.model;
   }
 
   openSession(): Promise<ModelSession> {
@@ -161,14 +196,23 @@ class EndpointModel implements Model {
       try {
         const streamed = request.tools.length === 0 || this.#streamTools;
         const result = await this.#request(request, format, streamed);
-        if (result !== "empty") return result;
+        if (result !== "empty") {
+          if (streamed && request.tools.length > 0) this.#emptyToolStreams = 0;
+          return result;
+        }
         if (!streamed || request.tools.length === 0) throw this.#emptyReply();
-        this.#streamTools = false;
+        // This request goes again whole; one empty stream may be a hiccup, two in a row are
+        // a server that cannot stream tool calls.
+        if (++this.#emptyToolStreams >= 2) this.#streamTools = false;
+        const whole = await this.#request(request, format, false);
+        if (whole === "empty") throw this.#emptyReply();
+        return whole;
       } catch (error) {
         if (
           request.responseSchema !== undefined && format !== "none" && refusedResponseFormat(error)
         ) {
-          this.#format++;
+          // Hooks ask side by side: each refusal moves past the form it was refused, once.
+          this.#format = Math.max(this.#format, RESPONSE_FORMATS.indexOf(format) + 1);
           continue;
         }
         throw endpointError(error, this.place);
@@ -221,7 +265,8 @@ class EndpointModel implements Model {
     try {
       // No retries: a server's refusal here is its setup (tools, context), which the user must
       // hear of at once, not after the client's backoff; the listing at start does retry.
-      const options = { signal: request.signal, maxRetries: 0 };
+      // A whole reply may take long on a slow server: the cancel ends it, not a timer.
+      const options = { signal: request.signal, maxRetries: 0, timeout: GENERATION_TIMEOUT_MS };
       if (streamed) {
         const stream = await this.client.chat.completions.create(body, options);
         for await (const chunk of stream) assembler.push(chunk);

@@ -114,8 +114,8 @@ export class StreamAssembler {
       : this.#lastIndex + 1;
     this.#lastIndex = Math.max(this.#lastIndex, index);
     const call = this.#calls.get(index) ?? { name: "", arguments: "" };
-    // A name comes once; a server that repeats it in every piece must not double it.
-    if (name !== "" && !call.name.endsWith(name)) call.name += name;
+    // A name comes in pieces, or whole in every piece (which must not double it).
+    if (name !== "" && name !== call.name) call.name += name;
     call.arguments += args;
     this.#calls.set(index, call);
   }

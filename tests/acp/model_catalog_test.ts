@@ -129,3 +129,20 @@ Deno.test("the cache lister offers each GGUF file as gguf:<path>, named after th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("while a lister fails, an id it may have offered can still be opened; once all answer, only what they list", async () => {
+  let down = true;
+  const catalog = catalogOf([
+    listing(A),
+    () => (down ? Promise.reject(new Error("connection refused")) : Promise.resolve([])),
+  ]);
+  await catalog.refresh();
+  assertEquals([catalog.offers("b"), catalog.mayOffer("b"), catalog.mayOffer("nope")], [
+    false,
+    true,
+    false,
+  ]);
+  down = false;
+  await catalog.refresh();
+  assertEquals([catalog.mayOffer("a"), catalog.mayOffer("b")], [true, false]);
+});

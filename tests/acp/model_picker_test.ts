@@ -353,3 +353,54 @@ Deno.test("two GGUF models in the model cache: picking the other one switches th
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("a session saved on a model whose server is down for a moment keeps it: the listing failed, not the model", async () => {
+  let down = false;
+  const lister: ModelLister = () =>
+    down ? Promise.reject(new Error("connection refused")) : Promise.resolve([B]);
+  const { defaultLoader, catalog } = scriptedCatalog({}, [lister]);
+  await withPicker(defaultLoader, catalog, async (t) => {
+    const { sessionId } = await t.newSession();
+    await t.setModel(sessionId, "b");
+    await t.agent.request("session/close", { sessionId });
+    down = true;
+    const loaded = await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
+    assertEquals(modelOption(loaded.configOptions ?? []).currentValue, "b");
+    await t.agent.request("session/prompt", { sessionId, prompt: prompt("after load") });
+    assertEquals(t.text(sessionId), "B");
+    assertEquals(t.logs.filter((line) => line.includes("does not offer")), []);
+  });
+});
+
+Deno.test("switching away from a model still loading does not wait for its load", async () => {
+  const seen: Seen = {};
+  let loadB = () => {};
+  const loadingB = new Promise<void>((resolve) => (loadB = resolve));
+  let startB = () => {};
+  const startedB = new Promise<void>((resolve) => (startB = resolve));
+  const slowB: ModelLoader = async (signal, report) => {
+    startB();
+    await loadingB;
+    return await namedModel("B", seen)(signal, report);
+  };
+  await withPicker(namedModel("A", seen), (defaultProvider, log) =>
+    createModelCatalog({
+      defaultChoice: A,
+      defaultProvider,
+      listers: [listingB],
+      loaderFor: (id) => (id === "b" ? slowB : undefined),
+      log,
+    }), async (t) => {
+    const { sessionId } = await t.newSession();
+    await t.setModel(sessionId, "b");
+    const onB = t.agent.request("session/prompt", { sessionId, prompt: prompt("on b") });
+    await startedB;
+    await t.agent.notify("session/cancel", { sessionId });
+    await onB;
+    await t.setModel(sessionId, "a");
+    // B never finished loading; A answers all the same.
+    await t.agent.request("session/prompt", { sessionId, prompt: prompt("on a") });
+    assertEquals(t.text(sessionId), "A");
+    loadB();
+  });
+});

@@ -14,6 +14,7 @@ Deno.test("acp --endpoint that is no http(s) URL exits 2 before the protocol, wi
       ["localhost:11434", "--endpoint takes an http:// or https:// URL"],
       ["not a url", '--endpoint takes a URL such as http://localhost:11434/v1, got "not a url"'],
       ["ftp://models.example/v1", "--endpoint takes an http:// or https:// URL"],
+      ["http://proxy.example/v1?key=sk-1", "without a ?query or #fragment"],
     ]
   ) {
     const result = await acp(["--endpoint", value!]);
@@ -40,6 +41,8 @@ Deno.test("acp --api-key-env takes a variable's name, not a key", async () => {
   const result = await acp(["--endpoint", "http://127.0.0.1:9/v1", "--api-key-env", "sk-123/abc"]);
   assertEquals(result.code, 2);
   assertStringIncludes(result.stderr, "--api-key-env takes a variable's name");
+  // What was given may be the key itself: it is never repeated.
+  assertEquals(result.stderr.includes("sk-123"), false);
 });
 
 Deno.test("acp --api-key-env without --endpoint is a mistake worth saying", async () => {

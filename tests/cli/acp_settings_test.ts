@@ -179,10 +179,6 @@ Deno.test("an hf: model and a model NAME for an endpoint are not paths", () => {
   const hf = merged([], {}, { model: { value: "hf:owner/repo:Q4_K_M", line: 2 } });
   assertEquals(hf.flags["model"], "hf:owner/repo:Q4_K_M");
   const named = { model: { value: "qwen3:8b", line: 2 } };
-  assertEquals(
-    merged(["--endpoint", "http://127.0.0.1:1/v1"], {}, named).flags["model"],
-    "qwen3:8b",
-  );
   const endpointInFile = {
     ...named,
     endpoint: { value: "http://127.0.0.1:1/v1", line: 3 },
@@ -220,4 +216,48 @@ Deno.test("loadAcpSettings reads the file under XDG_CONFIG_HOME and says it was 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a model set below the layer that set the endpoint belongs to another setup and is dropped", () => {
+  const fileModel = { model: { value: "./m.gguf", line: 2 } };
+  // --endpoint on the command line: the file's model file is no server model id.
+  const withFlag = merged(["--endpoint", "http://localhost:11434/v1"], {}, fileModel);
+  assertEquals([withFlag.flags.endpoint, withFlag.flags.model], [
+    "http://localhost:11434/v1",
+    undefined,
+  ]);
+  // Both from the file: they belong together.
+  const together = merged([], {}, {
+    endpoint: { value: "http://localhost:11434/v1", line: 2 },
+    model: { value: "qwen3:8b", line: 3 },
+  });
+  assertEquals(together.flags.model, "qwen3:8b");
+});
+
+Deno.test("--endpoint none (or LLAMA_AGENT_ENDPOINT=none) turns off the file's server, and its model with it", () => {
+  const file = {
+    endpoint: { value: "http://localhost:11434/v1", line: 2 },
+    model: { value: "qwen3:8b", line: 3 },
+  };
+  for (
+    const [args, env] of [[["--endpoint", "none"], {}], [[], {
+      LLAMA_AGENT_ENDPOINT: "none",
+    }]] as const
+  ) {
+    const settings = merged(args, env, file);
+    assertEquals([settings.flags.endpoint, settings.flags.model], [undefined, undefined]);
+  }
+  const local = merged(["--endpoint", "none", "--model", "/models/x.gguf"], {}, file);
+  assertEquals([local.flags.endpoint, local.flags.model], [undefined, "/models/x.gguf"]);
+});
+
+Deno.test("~/ in the file is the home directory, as a shell would read it on a flag", () => {
+  const settings = merged([], { HOME: "/home/u" }, {
+    model: { value: "~/models/x.gguf", line: 2 },
+    rules: { value: "rules.json", line: 3 },
+  });
+  assertEquals([settings.flags.model, settings.flags.rules], [
+    "/home/u/models/x.gguf",
+    `${FILE_DIR}/rules.json`,
+  ]);
 });

@@ -224,3 +224,17 @@ Deno.test("acp --help tells of the config file, the variables and --print-config
     assertStringIncludes(help.stdout, "llama-agent acp --print-config");
   });
 });
+
+Deno.test("a config file under an XDG_CONFIG_HOME outside the home directory is read: the launcher lets it", async () => {
+  await withHomeAndWork({
+    "xdg/llama-agent/config.json": '{ "ctxSize": 3072 }',
+  }, async ({ root, home, work }) => {
+    const result = await runCli(["acp", "--print-config"], {
+      cwd: work,
+      home,
+      env: { XDG_CONFIG_HOME: `${root}/xdg` },
+    });
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(lineOf(result.stdout, "ctx-size").value, "3072");
+  });
+});

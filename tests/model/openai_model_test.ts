@@ -45,7 +45,8 @@ Deno.test("without --model the first model the server lists is used, and named i
   await withServer(async (server) => {
     server.reply({ kind: "stream", chunks: textReply("hi", "b") });
     const model = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
-    assertEquals(model.displayName, `first at ${server.baseUrl}`);
+    // The id alone: a transcript's `model` must not carry the URL.
+    assertEquals(model.displayName, "first");
     await (await model.openSession()).generate(ask("hello"));
     assertEquals(server.requests[0]!.model, "first");
   }, { models: [{ id: "first" }, { id: "second" }] });
@@ -276,7 +277,7 @@ Deno.test("tools are offered with tool_choice auto, which llama-cpp-python needs
   });
 });
 
-Deno.test("a server that cannot stream tool calls (an empty stream) gets its tool requests whole from then on", async () => {
+Deno.test("a server that cannot stream tool calls (two empty streams in a row) gets its tool requests whole from then on", async () => {
   await withServer(async (server) => {
     const completion = {
       id: "chatcmpl-1",
@@ -301,6 +302,8 @@ Deno.test("a server that cannot stream tool calls (an empty stream) gets its too
     server.reply(
       { kind: "stream", chunks: [], noDone: true },
       { kind: "completion", body: completion },
+      { kind: "stream", chunks: [], noDone: true },
+      { kind: "completion", body: completion },
       { kind: "completion", body: completion },
       { kind: "stream", chunks: textReply("streamed without tools") },
     );
@@ -314,9 +317,13 @@ Deno.test("a server that cannot stream tool calls (an empty stream) gets its too
       11,
     ]);
     await session.generate(ask("again", { tools: [READ] }));
+    await session.generate(ask("and again", { tools: [READ] }));
     const plain = await session.generate(ask("talk"));
     assertEquals(plain.text, "streamed without tools");
-    assertEquals(server.requests.map((body) => body.stream ?? false), [true, false, false, true]);
+    assertEquals(
+      server.requests.map((body) => body.stream ?? false),
+      [true, false, true, false, false, true],
+    );
   });
 });
 
@@ -328,6 +335,58 @@ Deno.test("an empty stream without tools is an error that points at the server's
     assertStringIncludes(
       error.message,
       "ended its reply before sending anything: its log says why",
+    );
+  });
+});
+
+Deno.test("two hooks refused json_schema side by side both move to json_object, not past it", async () => {
+  await withServer(async (server) => {
+    const refusal = {
+      kind: "error" as const,
+      status: 500,
+      body: {
+        error: {
+          // llama-cpp-python's words, as its server sends them.
+          message: "1 validation error: {'type': 'literal_error', 'loc': ('body', " +
+            "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}",
+        },
+      },
+    };
+    server.reply(
+      refusal,
+      refusal,
+      { kind: "stream", chunks: textReply('{"ok": true}') },
+      { kind: "stream", chunks: textReply('{"ok": true}') },
+    );
+    const model = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
+    const judge = async () =>
+      await (await model.openSession()).generate(ask("judge", { responseSchema: VERDICT_SCHEMA }));
+    await Promise.all([judge(), judge()]);
+    const formats = server.requests.map((body) => (body.response_format as { type: string }).type);
+    assertEquals(formats.toSorted(), ["json_object", "json_object", "json_schema", "json_schema"]);
+  });
+});
+
+Deno.test("a server without GET /models still serves a model named with --model", async () => {
+  await withServer(async (server) => {
+    server.reply({ kind: "stream", chunks: textReply("hi") });
+    const model = await openEndpointModel({ baseUrl: server.baseUrl, model: "mine", env: noEnv });
+    const result = await (await model.openSession()).generate(ask("hello"));
+    assertEquals([result.text, server.requests[0]!.model], ["hi", "mine"]);
+  }, { modelsStatus: 404 });
+});
+
+Deno.test("a server that lists no context size gets tool results planned for 8192 tokens, or --ctx-size", async () => {
+  await withServer(async (server) => {
+    const assumed = await openEndpointModel({ baseUrl: server.baseUrl, env: noEnv });
+    const given = await openEndpointModel({
+      baseUrl: server.baseUrl,
+      env: noEnv,
+      contextSize: 32768,
+    });
+    assertEquals(
+      [(await assumed.openSession()).contextSize, (await given.openSession()).contextSize],
+      [8192, 32768],
     );
   });
 });
