@@ -117,7 +117,11 @@ export function mergeSettings(
   return {
     ok: true,
     settings: {
-      file: { path: file.path, exists: file.exists, unreadable: file.unreadable },
+      file: {
+        path: file.path,
+        exists: file.exists,
+        ...(file.unreadable === undefined ? {} : { unreadable: file.unreadable }),
+      },
       settings: resolved,
       flags,
       lists,

@@ -16,7 +16,12 @@ import {
   startLlamaCppServer,
 } from "../helpers/llama_cpp_server.ts";
 import { testOnParts, type TestParts } from "../helpers/test_parts.ts";
-import { waitUntil } from "../helpers/wait_until.ts";
+import {
+  assertCancelledMidStream,
+  assertPromptRefused,
+  assertTextTurn,
+  REFUSING_PROMPT_HOOK,
+} from "./real_model_turns.ts";
 import {
   acpxAgentText,
   acpxStopReason,
@@ -60,26 +65,14 @@ function tokensOf(result: JsonObject): Record<string, number> {
   return (result._meta as { tokens: Record<string, number> }).tokens;
 }
 
-testOnParts(
-  "llama_cpp.server: a text turn streams the model's words and ends",
-  async (parts) => {
-    await withServer(parts, {}, {}, async (p, agent) => {
-      const sessionId = await p.newSession(agent);
-      const result = await agent.call("session/prompt", {
-        sessionId,
-        prompt: text("Say hello in one short sentence."),
-      }) as JsonObject;
-      assert(
-        ["end_turn", "max_tokens"].includes(String(result.stopReason)),
-        String(result.stopReason),
-      );
-      assert(agent.agentText(sessionId).trim().length > 0, "no text streamed");
-      // llama-cpp-python 0.3.36 sends no usage in a stream (it ignores stream_options), so the
-      // turn's token counts stay 0 here; the fake's dialects pin how usage is read.
-      assertEquals(tokensOf(result), { prompt: 0, evaluated: 0, generated: 0 });
-    });
-  },
-);
+testOnParts("llama_cpp.server: a text turn streams the model's words and ends", async (parts) => {
+  await withServer(parts, {}, {}, async (p, agent) => {
+    const result = await assertTextTurn(agent, await p.newSession(agent));
+    // llama-cpp-python 0.3.36 sends no usage in a stream (it ignores stream_options), so the
+    // turn's token counts stay 0 here; the fake's dialects pin how usage is read.
+    assertEquals(tokensOf(result), { prompt: 0, evaluated: 0, generated: 0 });
+  });
+});
 
 testOnParts(
   "llama_cpp.server (chatml-function-calling): the model's tool call runs fs_read in the project",
@@ -118,42 +111,15 @@ testOnParts(
 testOnParts(
   "llama_cpp.server: a prompt hook's verdict comes through the server's JSON grammar and blocks the prompt",
   async (parts) => {
-    const settings = JSON.stringify({
-      hooks: {
-        UserPromptSubmit: [{
-          hooks: [{
-            type: "prompt",
-            prompt:
-              'Refuse every prompt. Answer exactly {"ok": false, "reason": "refused"}. $ARGUMENTS',
-          }],
-        }],
-      },
-    });
-    await withServer(parts, {}, { "project/.claude/settings.json": settings }, async (p, agent) => {
-      const sessionId = await p.newSession(agent);
-      const result = await agent.call("session/prompt", {
-        sessionId,
-        prompt: text("deploy to production"),
-      }) as JsonObject;
-      const said = agent.agentText(sessionId);
-      // A verdict that did not parse is a hook error, which never blocks: a refusal proves it did.
-      assertEquals(result.stopReason, "refusal", said);
-      assert(said.startsWith("UserPromptSubmit operation blocked by hook:\n"), said);
+    await withServer(parts, {}, REFUSING_PROMPT_HOOK, async (p, agent) => {
+      await assertPromptRefused(agent, await p.newSession(agent));
     });
   },
 );
 
 testOnParts("llama_cpp.server: cancel mid-stream answers cancelled", async (parts) => {
   await withServer(parts, {}, {}, async (p, agent) => {
-    const sessionId = await p.newSession(agent);
-    const prompt = agent.request("session/prompt", {
-      sessionId,
-      prompt: text("Write a long story about a lighthouse keeper, with many chapters."),
-    });
-    await waitUntil(() => agent.agentText(sessionId).length > 10, "streamed text", 120_000);
-    await agent.notify("session/cancel", { sessionId });
-    const response = await prompt;
-    assertEquals((response.result as JsonObject).stopReason, "cancelled");
+    await assertCancelledMidStream(agent, await p.newSession(agent));
   });
 });
 
