@@ -19,7 +19,8 @@ import {
   openModel,
   parseModelSource,
 } from "../model/model_source.ts";
-import { type EndpointOptions, openEndpointModel } from "../model/openai_model.ts";
+import { apiKeyEnvProblem } from "../model/endpoint_key.ts";
+import type { EndpointOptions } from "../model/openai_model.ts";
 
 export interface ModelFlags {
   readonly model?: string;
@@ -64,23 +65,10 @@ export async function modelSetupOf(
   }
   const urlProblem = endpointUrlProblem(flags.endpoint);
   if (urlProblem !== undefined) return { ok: false, message: `${endpointAt} ${urlProblem}` };
-  if (flags.apiKeyEnv !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(flags.apiKeyEnv)) {
-      return {
-        ok: false,
-        // Never echoed: what was given may be the key itself.
-        message: `${keyAt} takes a variable's name, and what it was given is none (was ` +
-          "the key itself pasted? export the key in a variable and name the variable)",
-      };
-    }
-    if (!io.env(flags.apiKeyEnv)) {
-      return {
-        ok: false,
-        message: `${keyAt} names $${flags.apiKeyEnv}, which is not set: export the key in ` +
-          "it, or leave --api-key-env out for a server that needs none",
-      };
-    }
-  }
+  const keyProblem = flags.apiKeyEnv === undefined
+    ? undefined
+    : apiKeyEnvProblem(flags.apiKeyEnv, io.env);
+  if (keyProblem !== undefined) return { ok: false, message: `${keyAt} ${keyProblem}` };
   return {
     ok: true,
     setup: {
@@ -137,7 +125,10 @@ export interface LoaderDeps {
 export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: LoaderDeps): ModelLoader {
   return (signal: AbortSignal, reportProgress: LoadProgressReport) => {
     const opening = setup.kind === "endpoint"
-      ? openEndpointModel({ ...setup.endpoint, signal })
+      // Imported here: the `openai` client costs ~100 ms to load, which a local model never needs.
+      ? import("../model/openai_model.ts").then((openai) =>
+        openai.openEndpointModel({ ...setup.endpoint, signal })
+      )
       : openModel(setup.source, {
         signal,
         contextSize: flags.contextSize,

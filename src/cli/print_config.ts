@@ -6,6 +6,7 @@
  */
 import type { CliIo, FlagSpec } from "./command_spec.ts";
 import type { AcpSettings, Setting, SettingSource } from "./acp_settings.ts";
+import { isVariableName } from "../model/endpoint_key.ts";
 
 export const PRINT_CONFIG_FLAG: FlagSpec = {
   name: "print-config",
@@ -60,7 +61,7 @@ function shownValue(setting: Setting, options: PrintConfigOptions): string {
   if (typeof value !== "string") return value.length === 0 ? "(none)" : value.join(", ");
   if (!NAMES_A_SECRET.has(spec.flag.name)) return value;
   // Something that is no variable name may be the key itself, pasted in the wrong place.
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return "(hidden: not a variable name)";
+  if (!isVariableName(value)) return "(hidden: not a variable name)";
   const set = options.env(value);
   return `${value} (${set !== undefined && set !== "" ? "set" : "not set"})`;
 }

@@ -26,6 +26,7 @@ import {
 } from "./openai_errors.ts";
 import { toChatMessages, toChatTools } from "./openai_messages.ts";
 import { StreamAssembler } from "./openai_stream.ts";
+import { apiKeyEnvProblem } from "./endpoint_key.ts";
 
 export interface EndpointOptions {
   /** The server's base URL, e.g. `http://localhost:11434/v1`. */
@@ -65,14 +66,11 @@ export const ASSUMED_SERVER_CONTEXT = 8192;
  * conversation). `OPENAI_CUSTOM_HEADERS`, a user's own setting, is still honoured.
  */
 export function endpointClient(options: EndpointOptions): OpenAI {
+  const problem = options.apiKeyEnv === undefined
+    ? undefined
+    : apiKeyEnvProblem(options.apiKeyEnv, options.env);
+  if (problem !== undefined) throw new AgentError("USAGE", `--api-key-env ${problem}`);
   const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
-  if (options.apiKeyEnv !== undefined && !key) {
-    throw new AgentError(
-      "USAGE",
-      `--api-key-env names $${options.apiKeyEnv}, which is not set: export the key in it, ` +
-        "or leave --api-key-env out for a server that needs none",
-    );
-  }
   return new OpenAI({
     baseURL: options.baseUrl,
     // The client refuses to start without a key; a local server ignores the header.
@@ -156,12 +154,10 @@ class EndpointModel implements Model {
   /** The first response format this server took; tried in order until one is. */
   #format = 0;
   /**
-   * Whether requests with tools are streamed. A server that cannot stream tool calls
-   * (llama-cpp-python's function-calling format) ends the stream before its first chunk; its
-   * tool requests are then sent whole, and their reply arrives at once.
+   * Tool requests in a row whose stream came back empty. A server that cannot stream tool calls
+   * (llama-cpp-python's function-calling format) ends the stream before its first chunk; after
+   * two such in a row its tool requests are sent whole, and their reply arrives at once.
    */
-  #streamTools = true;
-  /** Tool requests in a row that came back as empty streams; two make streaming stop. */
   #emptyToolStreams = 0;
 
   constructor(
@@ -194,7 +190,7 @@ class EndpointModel implements Model {
     for (;;) {
       const format = RESPONSE_FORMATS[this.#format] ?? "none";
       try {
-        const streamed = request.tools.length === 0 || this.#streamTools;
+        const streamed = request.tools.length === 0 || this.#emptyToolStreams < 2;
         const result = await this.#request(request, format, streamed);
         if (result !== "empty") {
           if (streamed && request.tools.length > 0) this.#emptyToolStreams = 0;
@@ -203,7 +199,7 @@ class EndpointModel implements Model {
         if (!streamed || request.tools.length === 0) throw this.#emptyReply();
         // This request goes again whole; one empty stream may be a hiccup, two in a row are
         // a server that cannot stream tool calls.
-        if (++this.#emptyToolStreams >= 2) this.#streamTools = false;
+        this.#emptyToolStreams++;
         const whole = await this.#request(request, format, false);
         if (whole === "empty") throw this.#emptyReply();
         return whole;
