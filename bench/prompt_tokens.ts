@@ -17,8 +17,7 @@
  *   deno run -A bench/prompt_tokens.ts --wrapper chatml # the wrapper of the generated test models
  */
 import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
-import { claudeToolDefinitions } from "../src/agent/claude_tool_definitions.ts";
-import { llamaToolDefinitions } from "../src/agent/llama_tool_definitions.ts";
+import { createToolKit } from "../src/agent/tool_kits.ts";
 import { systemPrompt } from "../src/acp/system_prompt.ts";
 import type { ToolDefinition } from "../src/model/model.ts";
 import { toLlamaFunctions } from "../src/model/llama_functions.ts";
@@ -92,7 +91,7 @@ async function main(args: readonly string[]): Promise<number> {
 
 function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaModel): Figure[] {
   const profile = compatProfile(id);
-  const tools = id === "llama" ? llamaToolDefinitions() : claudeToolDefinitions();
+  const tools = createToolKit(profile).definitions();
   const system = systemPrompt({ cwd: CWD, additionalDirectories: [] }, profile);
   const count = (systemText: string, offered: readonly ToolDefinition[]) => {
     const functions = toLlamaFunctions(offered);
@@ -106,13 +105,14 @@ function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaM
   };
   const total = count(system, tools);
   const withoutTools = count(system, []);
+  const frame = count("", []);
   const figures: Figure[] = [{ profile: id, part: "total", tokens: total }];
   figures.push({
     profile: id,
     part: "frame (template, empty system prompt, user text)",
-    tokens: count("", []),
+    tokens: frame,
   });
-  figures.push({ profile: id, part: "system prompt", tokens: withoutTools - count("", []) });
+  figures.push({ profile: id, part: "system prompt", tokens: withoutTools - frame });
   let toolsOwn = 0;
   for (const tool of tools) {
     const without = count(system, tools.filter((other) => other !== tool));

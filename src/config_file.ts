@@ -79,8 +79,7 @@ function refuseUnlessRegular(info: Deno.FileInfo): void {
   throw new ConfigFileRefused(`it is ${kindOf(info)}, not a regular file`);
 }
 
-/** What a file that is not a regular one is, for a message ("a FIFO"). */
-export function kindOf(info: Deno.FileInfo): string {
+function kindOf(info: Deno.FileInfo): string {
   if (info.isDirectory) return "a directory";
   if (info.isFifo) return "a FIFO";
   if (info.isSocket) return "a socket";

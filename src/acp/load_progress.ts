@@ -32,7 +32,6 @@ const realClock: ProgressClock = {
 };
 
 export interface LoadProgressOptions {
-  readonly intervalMs?: number;
   readonly clock?: ProgressClock;
 }
 
@@ -77,11 +76,7 @@ export function showModelLoadProgress(
   options: LoadProgressOptions = {},
 ): void {
   if (signal?.aborted) return;
-  const throttle = new LatestThrottle(
-    show,
-    options.intervalMs ?? LOAD_PROGRESS_INTERVAL_MS,
-    options.clock ?? realClock,
-  );
+  const throttle = new LatestThrottle(show, options.clock ?? realClock);
   const unfollow = models.followLoad((progress) => throttle.offer(progress));
   if (unfollow === undefined) return;
   let stopped = false;
@@ -111,7 +106,6 @@ class LatestThrottle {
 
   constructor(
     private readonly show: (update: SessionUpdate) => void,
-    private readonly intervalMs: number,
     private readonly clock: ProgressClock,
   ) {}
 
@@ -119,7 +113,7 @@ class LatestThrottle {
     if (this.#ended || loadProgressText(progress) === this.#lastText) return;
     const urgent = progress !== undefined &&
       (progress.stage !== this.#lastStage || progress.fraction >= 1);
-    const wait = this.#lastSentAt + this.intervalMs - this.clock.now();
+    const wait = this.#lastSentAt + LOAD_PROGRESS_INTERVAL_MS - this.clock.now();
     if (urgent || wait <= 0) return this.#send(progress);
     this.#held = progress;
     this.#cancelTimer ??= this.clock.later(() => {

@@ -46,8 +46,13 @@ export function threadTailAfter(update: SessionUpdate, before: ThreadTail): Thre
   }
 }
 
+/** Agent text: the only update a paragraph break is added to or taken from. */
+type AgentTextChunk = Extract<SessionUpdate, { sessionUpdate: "agent_message_chunk" }> & {
+  readonly content: { readonly type: "text"; readonly text: string };
+};
+
 /** Whether `update` begins a message that a client would glue to the agent text before it. */
-function startsGluedMessage(update: SessionUpdate, tail: ThreadTail): boolean {
+function startsGluedMessage(update: SessionUpdate, tail: ThreadTail): update is AgentTextChunk {
   return tail.kind === "agent_text" && update.sessionUpdate === "agent_message_chunk" &&
     update.content.type === "text" && (update.messageId == null ||
       update.messageId !== tail.messageId);
@@ -55,10 +60,7 @@ function startsGluedMessage(update: SessionUpdate, tail: ThreadTail): boolean {
 
 /** `update` as it is sent after `tail`: a message that follows another's text begins a paragraph. */
 export function asParagraph(update: SessionUpdate, tail: ThreadTail): SessionUpdate {
-  if (
-    !startsGluedMessage(update, tail) || update.sessionUpdate !== "agent_message_chunk" ||
-    update.content.type !== "text" || update.content.text.startsWith(PARAGRAPH_BREAK)
-  ) {
+  if (!startsGluedMessage(update, tail) || update.content.text.startsWith(PARAGRAPH_BREAK)) {
     return update;
   }
   return { ...update, content: { ...update.content, text: PARAGRAPH_BREAK + update.content.text } };
@@ -77,12 +79,7 @@ export function withoutParagraphBreaks<T extends { readonly update: SessionUpdat
     const { update } = item;
     const glued = startsGluedMessage(update, tail);
     tail = threadTailAfter(update, tail);
-    if (
-      !glued || update.sessionUpdate !== "agent_message_chunk" ||
-      update.content.type !== "text" || !update.content.text.startsWith(PARAGRAPH_BREAK)
-    ) {
-      return item;
-    }
+    if (!glued || !update.content.text.startsWith(PARAGRAPH_BREAK)) return item;
     const text = update.content.text.slice(PARAGRAPH_BREAK.length);
     return { ...item, update: { ...update, content: { ...update.content, text } } };
   });

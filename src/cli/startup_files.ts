@@ -4,7 +4,7 @@
  * naming the path and what llama-agent may read, instead of a first prompt failing in the editor
  * with Deno's advice about a flag llama-agent does not have.
  */
-import { kindOf } from "../config_file.ts";
+import { ConfigFileRefused, openRegularFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import { checkGgufFile } from "../model/model_file_checks.ts";
 import type { ModelSource } from "../model/model_source.ts";
@@ -57,12 +57,11 @@ export async function readableFileProblem(
   roots: ReadableRoots,
 ): Promise<string | undefined> {
   try {
-    // Stat first: opening a FIFO would wait for a writer.
-    const info = await Deno.stat(path);
-    if (!info.isFile) return `${said}: it is ${kindOf(info)}, not a regular file`;
-    using _file = await Deno.open(path, { read: true });
+    // Checks the type before opening: opening a FIFO would wait for a writer.
+    using _opened = await openRegularFile(path);
     return undefined;
   } catch (error) {
+    if (error instanceof ConfigFileRefused) return `${said}: ${error.message}`;
     if (isOutsideGrant(error)) {
       return `${said}: ${readableRootsAdvice(roots.launchDir, roots.home)}`;
     }

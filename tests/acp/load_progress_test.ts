@@ -75,6 +75,15 @@ function shownTexts(updates: readonly SessionUpdate[]): string[][] {
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A load that a prompt follows from its start, on a stepped clock, and what it was shown. */
+function followedLoad(signal?: AbortSignal) {
+  const loading = manualLoad();
+  const clock = new SteppedClock();
+  const shown: SessionUpdate[] = [];
+  showModelLoadProgress(loading.models, (update) => shown.push(update), signal, { clock });
+  return { loading, clock, shown };
+}
+
 Deno.test("progress texts say the stage and the whole percent", () => {
   assertEquals(loadProgressText(undefined), "Loading model…");
   assertEquals(loadProgressText({ stage: "download", fraction: 0.426 }), "Downloading model… 42 %");
@@ -82,10 +91,7 @@ Deno.test("progress texts say the stage and the whole percent", () => {
 });
 
 Deno.test("reports within one interval are shown once, then the latest of them when it ends", () => {
-  const loading = manualLoad();
-  const clock = new SteppedClock();
-  const shown: SessionUpdate[] = [];
-  showModelLoadProgress(loading.models, (update) => shown.push(update), undefined, { clock });
+  const { loading, clock, shown } = followedLoad();
   loading.report("download", 0.01);
   for (let percent = 2; percent <= 30; percent++) loading.report("download", percent / 100);
   assertEquals(shownTexts(shown), [["Loading model…"], ["Downloading model… 1 %"]]);
@@ -98,10 +104,7 @@ Deno.test("reports within one interval are shown once, then the latest of them w
 });
 
 Deno.test("a new stage and a stage's 100 % are shown at once, between two interval ticks", () => {
-  const loading = manualLoad();
-  const clock = new SteppedClock();
-  const shown: SessionUpdate[] = [];
-  showModelLoadProgress(loading.models, (update) => shown.push(update), undefined, { clock });
+  const { loading, clock, shown } = followedLoad();
   loading.report("download", 0.5);
   loading.report("download", 1);
   loading.report("load", 0);
@@ -128,10 +131,7 @@ Deno.test("a prompt that starts following mid-load is shown the progress so far 
 });
 
 Deno.test("when the model has loaded the progress is taken away, and what was held back is dropped", async () => {
-  const loading = manualLoad();
-  const clock = new SteppedClock();
-  const shown: SessionUpdate[] = [];
-  showModelLoadProgress(loading.models, (update) => shown.push(update), undefined, { clock });
+  const { loading, clock, shown } = followedLoad();
   loading.report("load", 0.1);
   loading.report("load", 0.2);
   loading.finish(scriptedModel({ turns: [] }));
@@ -144,20 +144,15 @@ Deno.test("when the model has loaded the progress is taken away, and what was he
 });
 
 Deno.test("a failed load takes the progress away; the failure is the prompt's to report", async () => {
-  const loading = manualLoad();
-  const shown: SessionUpdate[] = [];
-  showModelLoadProgress(loading.models, (update) => shown.push(update));
+  const { loading, shown } = followedLoad();
   loading.fail(new Error("no such file"));
   await settled();
   assertEquals(shownTexts(shown), [["Loading model…"], []]);
 });
 
 Deno.test("a cancelled prompt takes its progress away at once and is shown nothing more", () => {
-  const loading = manualLoad();
-  const clock = new SteppedClock();
   const cancel = new AbortController();
-  const shown: SessionUpdate[] = [];
-  showModelLoadProgress(loading.models, (update) => shown.push(update), cancel.signal, { clock });
+  const { loading, clock, shown } = followedLoad(cancel.signal);
   loading.report("load", 0.1);
   loading.report("load", 0.2);
   cancel.abort();

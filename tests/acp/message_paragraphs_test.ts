@@ -30,14 +30,19 @@ function shownText(update: SessionUpdate): string {
     : "";
 }
 
-/** What each update looks like once sent in order from a fresh thread. */
-function sent(updates: readonly SessionUpdate[]): string[] {
+/** Each update as it is sent in order from a fresh thread. */
+function sentInOrder(updates: readonly SessionUpdate[]): SessionUpdate[] {
   let tail: ThreadTail = THREAD_START;
   return updates.map((update) => {
     const shown = asParagraph(update, tail);
     tail = threadTailAfter(update, tail);
-    return shownText(shown);
+    return shown;
   });
+}
+
+/** The text of each update once sent in order from a fresh thread. */
+function sent(updates: readonly SessionUpdate[]): string[] {
+  return sentInOrder(updates).map(shownText);
 }
 
 /** What a client that joins every agent message chunk shows, after `from`. */
@@ -93,12 +98,7 @@ Deno.test("after a tool call, a thought or a user message a message needs no bre
 
 Deno.test("withoutParagraphBreaks gives back the messages as they were said", () => {
   const said = [notice("one", "n1"), notice("two", "n2"), modelText("Hel"), modelText("lo")];
-  let tail: ThreadTail = THREAD_START;
-  const received = said.map((update) => {
-    const shown = asParagraph(update, tail);
-    tail = threadTailAfter(update, tail);
-    return { sessionId: "s", update: shown };
-  });
+  const received = sentInOrder(said).map((update) => ({ sessionId: "s", update }));
   assertEquals(withoutParagraphBreaks(received).map(({ update }) => update), said);
 });
 

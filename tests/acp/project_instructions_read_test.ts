@@ -5,21 +5,7 @@
  */
 import { cutAtLineEnd, readProjectInstructions } from "../../src/acp/project_instructions.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-
-async function withProject(
-  files: Readonly<Record<string, string>>,
-  fn: (cwd: string) => Promise<void>,
-): Promise<void> {
-  const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "instructions_" }));
-  try {
-    for (const [name, content] of Object.entries(files)) {
-      await Deno.writeTextFile(`${cwd}/${name}`, content);
-    }
-    await fn(cwd);
-  } finally {
-    await Deno.remove(cwd, { recursive: true });
-  }
-}
+import { withTempProject } from "../helpers/run_cli.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const decoded = (data: Uint8Array) => new TextDecoder().decode(data);
@@ -36,7 +22,7 @@ Deno.test("a cut in a line without a line end never splits a character", () => {
 });
 
 Deno.test("the cap spans all files: a later file with no room left is left out, with a notice", async () => {
-  await withProject({ "CLAUDE.md": "x\n".repeat(8), "AGENTS.md": "agents\n" }, async (cwd) => {
+  await withTempProject({ "CLAUDE.md": "x\n".repeat(8), "AGENTS.md": "agents\n" }, async (cwd) => {
     const read = await readProjectInstructions(
       { cwd, roots: [cwd] },
       ["CLAUDE.md", "AGENTS.md"],
@@ -51,7 +37,7 @@ Deno.test("the cap spans all files: a later file with no room left is left out, 
 });
 
 Deno.test("a CLAUDE.md that links to AGENTS.md is read once", async () => {
-  await withProject({ "AGENTS.md": "Be brief.\n" }, async (cwd) => {
+  await withTempProject({ "AGENTS.md": "Be brief.\n" }, async (cwd) => {
     await Deno.symlink("AGENTS.md", `${cwd}/CLAUDE.md`);
     const read = await readProjectInstructions({ cwd, roots: [cwd] }, ["CLAUDE.md", "AGENTS.md"]);
     assertEquals(read.forModel, ["Instructions from CLAUDE.md:\n\nBe brief."]);

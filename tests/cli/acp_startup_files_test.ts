@@ -1,18 +1,14 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { runCli } from "../helpers/run_cli.ts";
+import { runCli, withTempProject } from "../helpers/run_cli.ts";
 
 /** A project (the launch directory), a HOME, and a directory outside both. */
-async function withPlaces(
+function withPlaces(
   fn: (places: { project: string; home: string; outside: string }) => Promise<void>,
 ): Promise<void> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llama-agent-startup-" }));
-  const places = { project: `${root}/project`, home: `${root}/home`, outside: `${root}/outside` };
-  try {
-    for (const dir of Object.values(places)) await Deno.mkdir(dir);
-    await fn(places);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  return withTempProject(
+    { "project/.keep": "", "home/.keep": "", "outside/.keep": "" },
+    (root) => fn({ project: `${root}/project`, home: `${root}/home`, outside: `${root}/outside` }),
+  );
 }
 
 Deno.test("acp --model and --rules outside what llama-agent may read: exit 2 at start, naming the file, the readable places and what to do", async () => {
@@ -51,7 +47,10 @@ Deno.test("acp --model PATH that is missing, a directory or no GGUF file: exit 2
     await Deno.mkdir(`${home}/models`);
     const cases: [string, string][] = [
       ["missing.gguf", `Cannot load model "${project}/missing.gguf" (--model): no such file`],
-      [`${home}/models`, `Cannot load model "${home}/models" (--model): it is a directory, not a regular file`],
+      [
+        `${home}/models`,
+        `Cannot load model "${home}/models" (--model): it is a directory, not a regular file`,
+      ],
       ["notes.gguf", `Cannot load model "${project}/notes.gguf": not a GGUF file`],
     ];
     for (const [model, message] of cases) {
