@@ -23,6 +23,7 @@
  * case runs in.
  */
 import { median, printFigure, round } from "./bench_stats.ts";
+import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
 import { runCommand } from "../src/hooks/command_runner.ts";
 import { describeSpawnPath } from "../src/hooks/spawn_path.ts";
@@ -51,7 +52,7 @@ const outerEnv = (name: string) => name === "XDG_CACHE_HOME" ? cache : Deno.env.
 try {
   const project = await writeProject();
   // Settings changed less than RACY_MS ago are read again for every case; a checkout's are older.
-  await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+  await sleep(RACY_MS + 100);
   await benchManyEventCases(project);
   await benchSessionVsEventCase(project);
   await benchLargeProjectSessionCase(project);

@@ -166,10 +166,10 @@ export function programWords(words: readonly (string | undefined)[]): ProgramWor
   const found = { program: k, interpreter: INTERPRETER.test(name) };
   if (!found.interpreter) return found;
   let i = k + 1;
-  /** Steps over options; false at one that makes the next word inline code. */
   const shell = SHELL.test(name);
   // A shell's -c may come with other short options (`bash -lc`, `sh -ec`).
   const takesCommand = (word: string) => shell && SHELL_COMMAND_OPTION.test(word);
+  /** Steps over options; false at one that makes the next word inline code. */
   const skipOptions = () => {
     for (; words[i]?.startsWith("-"); i++) {
       const word = words[i] ?? "";
