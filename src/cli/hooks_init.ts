@@ -5,9 +5,10 @@
  * hermetic places `hooks test` uses.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
+import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
+import { pathExists } from "../path_exists.ts";
 import { SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
 import { scaffoldSuite } from "../testing/scaffold_suite.ts";
 
@@ -54,14 +55,12 @@ export const hooksInitCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const chosen = compatProfileFromFlags(invocation.flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
     const name = suiteName(invocation.flags["name"], invocation.cwd);
     if (!name.ok) return fail(io, name.error).exitCode;
     const dir = `${invocation.cwd}/${SCENARIO_DIR}`;
     const file = `${dir}/${name.value}${SCENARIO_SUFFIX}`;
     const shown = displayPath(file, io.cwd, io.env("HOME"));
-    if (invocation.flags["force"] !== true && await exists(file)) {
+    if (invocation.flags["force"] !== true && await pathExists(file)) {
       return fail(
         io,
         `"${shown}" exists: pass --force to overwrite it, or --name NAME to write another file`,
@@ -70,7 +69,7 @@ export const hooksInitCommand: CliCommand = {
 
     const scaffold = await scaffoldSuite({
       projectDir: invocation.cwd,
-      profile: chosen.profile,
+      profile: invocation.profile,
       env: io.env,
     });
     if (!scaffold.ok) return fail(io, scaffold.message).exitCode;
@@ -109,16 +108,6 @@ function suiteName(flag: unknown, cwd: string): NameResult {
   const base = cwd.slice(cwd.lastIndexOf("/") + 1).replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^[^A-Za-z0-9]+/, "");
   return { ok: true, value: base === "" ? "hooks" : base };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 function nextCommand(projectDir: string, launchDir: string): string {

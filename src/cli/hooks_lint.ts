@@ -7,8 +7,8 @@
  * like settings files; `--fix` never writes a plugin's files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
-import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
+import { COMPAT_FLAG } from "./compat_flag.ts";
+import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { pluginDirsOption } from "./plugin_dirs_option.ts";
@@ -98,9 +98,7 @@ export const hooksLintCommand: CliCommand = {
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
     const format = FORMATS.find((f) => f === invocation.flags["format"]) ?? "pretty";
-    const chosen = compatProfileFromFlags(invocation.flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
-    const { profile } = chosen;
+    const { profile } = invocation;
     const pluginDirs = await pluginDirsOption(invocation, profile, io);
     if (!pluginDirs.ok) return pluginDirs.exitCode;
     const { cwd } = invocation;

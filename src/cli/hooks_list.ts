@@ -4,8 +4,8 @@
  * the chosen profile, then the problems found in the files.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
-import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
+import { COMPAT_FLAG } from "./compat_flag.ts";
+import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { pluginDirsOption } from "./plugin_dirs_option.ts";
@@ -129,18 +129,17 @@ export const hooksListCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const chosen = compatProfileFromFlags(invocation.flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
-    const pluginDirs = await pluginDirsOption(invocation, chosen.profile, io);
+    const { profile } = invocation;
+    const pluginDirs = await pluginDirsOption(invocation, profile, io);
     if (!pluginDirs.ok) return pluginDirs.exitCode;
     const home = io.env("HOME");
     const hooks = await loadSessionHooks(invocation.cwd, home, {
-      profile: chosen.profile,
+      profile,
       pluginDirs: pluginDirs.dirs,
     });
-    const rows = listHooks(hooks, chosen.profile);
+    const rows = listHooks(hooks, profile);
     if (invocation.flags["json"] === true) {
-      const json = toJson(invocation.cwd, chosen.profile, hooks, rows);
+      const json = toJson(invocation.cwd, profile, hooks, rows);
       io.stdout(JSON.stringify(json, null, 2) + "\n");
     } else {
       io.stdout(renderTable(invocation.cwd, home, hooks, rows));

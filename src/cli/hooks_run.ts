@@ -4,7 +4,7 @@
  * which file or plugin, and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
-import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
+import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
@@ -88,9 +88,7 @@ export const hooksRunCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const chosen = compatProfileFromFlags(invocation.flags, io);
-    if (!chosen.ok) return fail(io, chosen.message).exitCode;
-    const { profile } = chosen;
+    const { profile } = invocation;
     const event = checkEvent(invocation.positionals[0]!, profile);
     if (!event.ok) return fail(io, event.error).exitCode;
     const pluginDirs = await pluginDirsOption(invocation, profile, io);

@@ -1,8 +1,11 @@
 /**
  * The steps every `hooks` command starts with: parse its flags, answer `--help`, and resolve
- * `--cwd`. A command gets either a ready invocation or the exit code to return at once.
+ * `--cwd` and `--compat`. A command gets either a ready invocation or the exit code to return at
+ * once.
  */
 import { type CliIo, type CommandSpec, EXIT, type FlagSpec } from "./command_spec.ts";
+import { compatProfileFromFlags } from "./compat_flag.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 import { parseCommandLine, type ParsedCommandLine, renderHelp } from "./parse_command_line.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
 
@@ -17,6 +20,8 @@ export const CWD_FLAG: FlagSpec = {
 export interface Invocation extends ParsedCommandLine {
   /** `--cwd`, resolved to an existing, readable, absolute real path. */
   readonly cwd: string;
+  /** `--compat` (COMPAT_FLAG, which every command started here takes), else $LLAMA_AGENT_COMPAT. */
+  readonly profile: CompatProfile;
 }
 
 export type Started =
@@ -37,7 +42,9 @@ export async function startCommand(
   const flag = parsed.value.flags["cwd"];
   const cwd = await resolveCwd(typeof flag === "string" ? flag : undefined, io.cwd, io.env);
   if (!cwd.ok) return fail(io, cwd.error);
-  return { ok: true, invocation: { ...parsed.value, cwd: cwd.path } };
+  const chosen = compatProfileFromFlags(parsed.value.flags, io);
+  if (!chosen.ok) return fail(io, chosen.message);
+  return { ok: true, invocation: { ...parsed.value, cwd: cwd.path, profile: chosen.profile } };
 }
 
 /** A usage error: the message on stderr, exit 2. */
