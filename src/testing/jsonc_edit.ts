@@ -156,7 +156,7 @@ export interface FormatOptions {
 export function formatValue(value: unknown, options: FormatOptions): string {
   const compact = compactJson(value);
   const container = typeof value === "object" && value !== null;
-  const empty = container && Object.keys(value).length === 0;
+  const empty = compact === "{}" || compact === "[]";
   const fits = options.column + compact.length <= LINE_WIDTH;
   if (!container || empty || (fits && options.expand !== true)) return compact;
   const inner = options.indent + options.step;
@@ -164,22 +164,29 @@ export function formatValue(value: unknown, options: FormatOptions): string {
     ? value.map((item) =>
       inner + formatValue(item, { indent: inner, step: options.step, column: inner.length })
     )
-    : Object.entries(value).map(([k, v]) =>
+    : definedEntries(value).map(([k, v]) =>
       inner + property(k, v, inner, options.step, inner.length)
     );
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   return `${open}\n${entries.join(",\n")}\n${options.indent}${close}`;
 }
 
-/** One line, spaced as `deno fmt` spaces JSON: `{ "a": [1, 2] }`. */
+/**
+ * One line, spaced as `deno fmt` spaces JSON: `{ "a": [1, 2] }`. A property whose value is
+ * undefined is left out, as `JSON.stringify` leaves it out.
+ */
 export function compactJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(compactJson).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value);
+    const entries = definedEntries(value);
     if (entries.length === 0) return "{}";
     return `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${compactJson(v)}`).join(", ")} }`;
   }
   return JSON.stringify(value) ?? "null";
+}
+
+function definedEntries(value: object): [string, unknown][] {
+  return Object.entries(value).filter(([, v]) => v !== undefined);
 }
 
 /** `/cases/0/a~1b` → `["cases", "0", "a/b"]`. */

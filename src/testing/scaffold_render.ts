@@ -1,9 +1,11 @@
 /**
  * JSONC text with comments where a reader needs them: objects whose entries may each carry
- * comment lines, laid out one entry per line, and plain values written on one line (`{ "a": 1 }`)
- * while they fit in `LINE_CHARS`, so a case reads like the hand-written suites of the examples;
- * a longer object or array is laid out one member per line, by the same rule. Pure.
+ * comment lines, laid out one entry per line, and plain values written on one line (`{ "a": 1 }`,
+ * as `hooks test --update` writes them) while they fit in `LINE_WIDTH`, so a case reads like the
+ * hand-written suites of the examples; a longer object or array is laid out one member per line,
+ * by the same rule. Pure.
  */
+import { compactJson, LINE_WIDTH } from "./jsonc_edit.ts";
 
 export type JsoncNode =
   | { readonly kind: "object"; readonly entries: readonly JsoncEntry[] }
@@ -26,8 +28,6 @@ export const object = (entries: readonly JsoncEntry[]): JsoncNode => ({ kind: "o
 export const array = (items: readonly JsoncItem[]): JsoncNode => ({ kind: "array", items });
 
 const INDENT = "  ";
-/** Longest line a value is written on inline (a long string alone may exceed it). */
-export const LINE_CHARS = 100;
 
 /**
  * The text of `node` at `depth`, its first line not indented (it follows a key); `lead` is how
@@ -36,8 +36,9 @@ export const LINE_CHARS = 100;
 export function renderJsonc(node: JsoncNode, depth = 0, lead = 0): string {
   switch (node.kind) {
     case "value": {
-      const text = inlineJson(node.value);
-      const fits = depth * INDENT.length + lead + text.length + 1 <= LINE_CHARS;
+      // A long string alone may exceed the width.
+      const text = compactJson(node.value);
+      const fits = depth * INDENT.length + lead + text.length + 1 <= LINE_WIDTH;
       const members = fits ? undefined : membersOf(node.value);
       return members === undefined ? text : renderJsonc(members, depth, lead);
     }
@@ -81,19 +82,6 @@ function block<T extends { readonly comments?: readonly string[] }>(
     return [...comments, `${inner}${render(member)}${comma}`].join("\n");
   });
   return `${open}\n${lines.join("\n")}\n${INDENT.repeat(depth)}${close}`;
-}
-
-/** JSON on one line, with a space after `:` and `,` and inside non-empty braces. */
-export function inlineJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(inlineJson).join(", ")}]`;
-  if (typeof v === "object" && v !== null) {
-    const entries = Object.entries(v).filter(([, item]) => item !== undefined);
-    if (entries.length === 0) return "{}";
-    return `{ ${
-      entries.map(([k, item]) => `${JSON.stringify(k)}: ${inlineJson(item)}`).join(", ")
-    } }`;
-  }
-  return JSON.stringify(v) ?? "null";
 }
 
 /** Comment text wrapped at about `width` characters, so no comment line runs off the screen. */

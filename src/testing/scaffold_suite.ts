@@ -27,6 +27,7 @@ import { eventExpect, type HookNames, sessionExpect } from "./scaffold_expect.ts
 import { hookText } from "./scaffold_hook_text.ts";
 import { refersTo } from "./expectation_match.ts";
 import { hookLabel } from "./hook_label.ts";
+import { caseIndexOf } from "./invalid_cases.ts";
 import { planSuite } from "./scaffold_plan.ts";
 import { caseName, probeText, suiteText, type WrittenCase } from "./scaffold_file.ts";
 
@@ -195,9 +196,8 @@ async function runFile(
     // A bug of init's, not the user's: say what the checker said.
     throw new Error(`hooks init wrote an invalid scenario: ${result.problems[0]!.message}`);
   }
-  const byLine = new Map<number, CaseResult>();
-  for (const r of result.results) byLine.set(Number(r.location.pointer.split("/")[2]), r);
-  return Array.from({ length: result.results.length }, (_, i) => byLine.get(i));
+  const byPosition = new Map(result.results.map((r) => [caseIndexOf(r.location.pointer), r]));
+  return Array.from({ length: result.results.length }, (_, i) => byPosition.get(i));
 }
 
 function whyNot(result: CaseResult | undefined): string {

@@ -20,6 +20,7 @@
  *   expectation, a tool input that is not an object...): the caller checks each edit.
  */
 import type { ExpectationFailure } from "./case_result.ts";
+import { isObject } from "./describe_issues.ts";
 import { pointerOf } from "./expectation_match.ts";
 import { pointerSegments } from "./jsonc_edit.ts";
 
@@ -79,11 +80,11 @@ export function planFailure(failure: ExpectationFailure, caseValue: unknown): Pl
       if (index !== undefined && actual === null) {
         // The key is absent from _meta (or null there): it goes, and an emptied meta with it.
         const meta = valueAt(caseValue, "/expect/meta");
-        const last = isRecord(meta) && Object.keys(meta).length === 1;
+        const last = isObject(meta) && Object.keys(meta).length === 1;
         return { edits: [{ kind: "remove", pointer: last ? "/expect/meta" : pointer }] };
       }
       if (segments.length === 2) {
-        const kept = isRecord(expected) && isRecord(actual)
+        const kept = isObject(expected) && isObject(actual)
           ? projectedOnto(expected, actual)
           : undefined;
         if (kept === undefined || Object.keys(kept).length === 0) {
@@ -97,7 +98,7 @@ export function planFailure(failure: ExpectationFailure, caseValue: unknown): Pl
   const key = segments.at(-1);
   const parent = valueAt(caseValue, pointer.slice(0, pointer.lastIndexOf("/")));
   // Expected, but there is none: the key goes (an absent text matches no expectation).
-  if (actual === null && key !== undefined && isRecord(parent)) {
+  if (actual === null && key !== undefined && isObject(parent)) {
     edits.push({ kind: "remove", pointer });
   }
   return { edits };
@@ -119,9 +120,9 @@ function mergeEntries(
 ): unknown[] {
   const written = Array.isArray(expected) ? expected : [];
   return actual.map((got, i) => {
-    if (!isRecord(got)) return got;
+    if (!isObject(got)) return got;
     const want = written[i];
-    const same = isRecord(want) && want[id] === got[id];
+    const same = isObject(want) && want[id] === got[id];
     const entry: Record<string, unknown> = { [id]: got[id] };
     for (const field of fields) {
       const chosen = !same || want[field] !== undefined;
@@ -140,7 +141,7 @@ function projectedOnto(
   for (const [key, want] of Object.entries(expected)) {
     if (!Object.hasOwn(actual, key)) continue;
     const got = actual[key];
-    const nested = isRecord(want) && isRecord(got) && !("matches" in want);
+    const nested = isObject(want) && isObject(got) && !("matches" in want);
     kept[key] = nested ? projectedOnto(want, got) : got;
   }
   return kept;
@@ -155,7 +156,7 @@ export function applyToValue(value: Record<string, unknown>, edit: Edit): Record
   if (last === undefined) return copy;
   if (Array.isArray(parent)) {
     if (edit.kind === "replace") parent[Number(last)] = structuredClone(edit.value);
-  } else if (isRecord(parent)) {
+  } else if (isObject(parent)) {
     if (edit.kind === "remove") delete parent[last];
     else parent[last] = structuredClone(edit.value);
   }
@@ -168,9 +169,5 @@ export function valueAt(value: unknown, pointer: string): unknown {
 
 function child(node: unknown, segment: string): unknown {
   if (Array.isArray(node)) return node[Number(segment)];
-  return isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isObject(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
 }

@@ -22,9 +22,10 @@ import {
   removeProperty,
   replaceValue,
 } from "./jsonc_edit.ts";
+import { isObject } from "./describe_issues.ts";
 import { parseScenarioText } from "./scenario_file.ts";
 import { EventCase, SessionCase } from "./scenario_schema.ts";
-import { applyToValue, type Edit, isRecord, planFailure, valueAt } from "./snapshot_edit_plan.ts";
+import { applyToValue, type Edit, planFailure, valueAt } from "./snapshot_edit_plan.ts";
 
 /** Where a change or a left failure is: the file, the line (before the update), the case. */
 export interface SnapshotPlace {
@@ -78,7 +79,7 @@ export function updateScenarioText(
       caseName: result.name,
       path: failure.path,
     });
-    if (!isRecord(value) || value["name"] !== result.name) {
+    if (!isObject(value) || value["name"] !== result.name) {
       const why = "the case is no longer where the run found it: run again with --update";
       left.push(...result.failures.map((f) => ({ ...place(f), why })));
       continue;

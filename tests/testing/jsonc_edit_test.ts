@@ -79,6 +79,16 @@ Deno.test("a value too wide for one line is laid out one entry a line, a step de
   assertEquals(text, expected);
 });
 
+Deno.test("a property whose value is undefined is left out, on one line or laid out", () => {
+  const options = { indent: "", step: "  ", column: 0 };
+  assertEquals(formatValue({ a: 1, b: undefined }, options), '{ "a": 1 }');
+  assertEquals(formatValue({ b: undefined }, { ...options, expand: true }), "{}");
+  assertEquals(
+    formatValue({ a: "x".repeat(100), b: undefined }, options),
+    `{\n  "a": "${"x".repeat(100)}"\n}`,
+  );
+});
+
 Deno.test("a value that was on several lines stays on several lines", () => {
   const text = '{\n  "a": [\n    1\n  ]\n}\n';
   assertEquals(edited(replaceValue(text, "/a", [1, 2])), '{\n  "a": [\n    1,\n    2\n  ]\n}\n');
