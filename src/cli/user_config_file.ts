@@ -17,6 +17,7 @@ import { nearestName } from "../nearest_name.ts";
 import { isOutsideGrant, readableRootsAdvice } from "./permission_error.ts";
 import type { ReadableRoots } from "./startup_files.ts";
 import { type SettingSpec, valueProblem } from "./setting_spec.ts";
+import { LineIndex, withoutBom } from "../text_position.ts";
 
 /** A value the file gives, with the 1-based line of its key. */
 export interface FileSetting {
@@ -110,8 +111,10 @@ export function parseUserConfig(
   specs: readonly SettingSpec[],
 ): ParsedUserConfig {
   // An editor's byte order mark is invisible; offsets are counted without it.
-  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
-  const at = (offset: number) => `${path}:${lineAt(text, offset)}`;
+  const text = withoutBom(rawText).body;
+  const lines = new LineIndex(text);
+  const lineAt = (offset: number) => lines.at(offset).line;
+  const at = (offset: number) => `${path}:${lineAt(offset)}`;
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -162,7 +165,7 @@ export function parseUserConfig(
       problems.push(`${where}: "${key}" ${read}`);
       continue;
     }
-    values.set(spec.flag.name, { value: read.value, line: lineAt(text, property.offset) });
+    values.set(spec.flag.name, { value: read.value, line: lineAt(property.offset) });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, values };
 }
@@ -244,10 +247,4 @@ function typeName(node: Node): string {
 /** `CloseBraceExpected` → `close brace expected`. */
 function words(code: string): string {
   return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

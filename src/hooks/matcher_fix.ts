@@ -18,6 +18,7 @@ import { jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, isHookEventName } from "./event_table.ts";
 import { compileMatcher } from "./matcher.ts";
 import { toolMatcherProblem } from "./tool_matcher_lint.ts";
+import { LineIndex, withoutBom } from "../text_position.ts";
 
 export interface MatcherFix {
   /** JSON pointer of the matcher, e.g. `/hooks/PreToolUse/0/matcher`. */
@@ -33,8 +34,8 @@ export function fixMatchers(
   rawText: string,
   profile: CompatProfile,
 ): { readonly text: string; readonly fixes: readonly MatcherFix[] } {
-  const bom = rawText.charCodeAt(0) === 0xfeff ? "\ufeff" : "";
-  const original = rawText.slice(bom.length);
+  const { bom, body: original } = withoutBom(rawText);
+  const lines = new LineIndex(original);
   const tree = parseTree(original, [], { allowTrailingComma: true, disallowComments: false });
   const hooks = tree === undefined ? undefined : keptValue(tree, "hooks");
   if (hooks?.type !== "object") return { text: rawText, fixes: [] };
@@ -52,7 +53,7 @@ export function fixMatchers(
       if (!compiled.ok || compiled.matcher.kind !== "list") return;
       const to = toolMatcherProblem(from, profile)?.fixed;
       if (to === undefined) return;
-      const line = lineAt(original, node.offset);
+      const line = lines.at(node.offset).line;
       planned.push({ node, fix: { pointer: jsonPointer(path), line, from, to } });
     });
   }
@@ -81,12 +82,6 @@ function keptValue(object: Node, key: string): Node | undefined {
     if (keyNode?.value === key && value !== undefined) return value;
   }
   return undefined;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 export type FixFileResult =

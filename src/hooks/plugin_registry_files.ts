@@ -11,6 +11,7 @@ import { errorMessage } from "../error.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { valueAt } from "./json_value_at.ts";
 import { isAbsolutePath, normalizePath } from "./path_text.ts";
+import { withoutBom } from "../text_position.ts";
 
 /** The `version` of `installed_plugins.json` that Claude Code 2.1 writes, the only one read. */
 export const INSTALLED_PLUGINS_VERSION = 2;
@@ -116,7 +117,7 @@ export async function readJsonFile(
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     return { kind: "unreadable", message: errorMessage(error) };
   }
-  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const text = withoutBom(raw).body;
   try {
     return { kind: "json", value: JSON.parse(text), text };
   } catch (error) {

@@ -10,14 +10,11 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode, visit } from "jsonc-parser";
 import type { ParseOptions } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
+import { LineIndex, type Position, withoutBom } from "../text_position.ts";
 import { objectValue } from "./jsonc_value.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 
-/** A 1-based line and column (UTF-16 code units, as editors count). */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+export type { Position } from "../text_position.ts";
 
 /** Where a file used JSONC syntax that Claude Code would reject. */
 export interface JsoncUsage {
@@ -99,7 +96,7 @@ const PARSE_ERROR_TEXT: Readonly<Record<string, string>> = {
  */
 export function parseSettingsFile(path: string, rawText: string): SettingsFileResult {
   // An editor's byte order mark is invisible to the user, so columns are counted without it.
-  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
+  const text = withoutBom(rawText).body;
   const lines = new LineIndex(text);
   const fileProblem = (code: Diagnostic["code"], offset: number, message: string) => ({
     settings: undefined,
@@ -339,30 +336,3 @@ function offsetOf(root: Node, pointer: string): number {
 }
 
 /** Maps offsets to lines and columns; line starts are found on first use. */
-class LineIndex {
-  #starts: number[] | undefined;
-  constructor(readonly text: string) {}
-
-  at(offset: number): Position {
-    const starts = this.#starts ??= lineStarts(this.text);
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, column: offset - (starts[low] ?? 0) + 1 };
-  }
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // "\r\n", "\r" and "\n" each end a line, as the JSONC scanner counts them.
-    if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
-    if (code === 0x0a || code === 0x0d) starts.push(i + 1);
-  }
-  return starts;
-}

@@ -11,6 +11,7 @@
  * step (the file's own step) deeper than the line it starts on.
  */
 import { type Node, type ParseError, parseTree } from "jsonc-parser";
+import { LineIndex, withoutBom } from "../text_position.ts";
 
 /** A range of the text: `offset` and `length` in UTF-16 code units, as the string indexes. */
 export interface Span {
@@ -70,7 +71,7 @@ export function lineOfPointer(
   const node = root === undefined ? undefined : nodeAt(root, pointer);
   if (node === undefined) return undefined;
   const start = node.parent?.type === "property" ? node.parent.offset : node.offset;
-  return lineAt(text, bom.length + start);
+  return new LineIndex(text).at(bom.length + start).line;
 }
 
 /**
@@ -292,19 +293,4 @@ function endsLine(text: string, offset: number): boolean {
 /** The file's indentation step: that of its first indented line, else two spaces. */
 function indentStep(text: string): string {
   return /^([ \t]+)\S/m.exec(text)?.[1] ?? "  ";
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) line++;
-  }
-  return line;
-}
-
-function withoutBom(text: string): { bom: string; body: string } {
-  return text.charCodeAt(0) === 0xfeff
-    ? { bom: "\ufeff", body: text.slice(1) }
-    : { bom: "", body: text };
 }

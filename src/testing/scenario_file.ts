@@ -24,6 +24,7 @@ import type { ScenarioProblem } from "./scenario_run.ts";
 import { type ScenarioCase, ScenarioFile } from "./scenario_schema.ts";
 import { type InvalidCase, invalidCase, splitProblems, validCases } from "./invalid_cases.ts";
 import { describeIssues, isObject, valueAt } from "./describe_issues.ts";
+import { withoutBom } from "../text_position.ts";
 
 /** Settings given inline instead of the repository's chain. */
 export type InlineSettings = Exclude<NonNullable<ScenarioFile["settings"]>, string>;
@@ -162,7 +163,7 @@ export function parseScenarioText(
   let value: unknown;
   try {
     // The settings reader accepted the text, so the lenient tree has no errors.
-    const root = parseTree(stripBom(text), [], LENIENT);
+    const root = parseTree(withoutBom(text).body, [], LENIENT);
     value = root === undefined ? {} : nodeValue(root);
   } catch (error) {
     const detail = error instanceof RangeError ? "nesting is too deep" : errorMessage(error);
@@ -367,7 +368,3 @@ function lowerFirst(text: string): string {
 }
 
 const LENIENT = { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true };
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
