@@ -1,8 +1,12 @@
 /**
- * The one way files that a user or a project controls are read (the settings chain, `acp
- * --rules`, session transcripts, scenario files, model scripts, `hooks run --input @FILE`): only
- * regular files, at most `CONFIG_FILE_MAX_BYTES` (or the caller's limit), and never an open that
- * waits. A symlink is followed, so a link to a regular file is fine and a link to `/dev/zero` is
+ * The one way files that a user or a project controls are read, whoever the agent reads them
+ * for: the settings chain and plugin files (`hooks.json`, `plugin.json`, Claude Code's plugin
+ * registries, a marketplace's listing), `acp --rules`, the user config file, session
+ * transcripts of both formats, `CLAUDE_ENV_FILE`s, project instructions (`AGENTS.md`), scenario
+ * files, model scripts and the head of a GGUF, `hooks run --input @FILE`. Only regular files,
+ * at most `CONFIG_FILE_MAX_BYTES` (or the caller's limit), and never an open that waits. (The
+ * model's own file tools read through the confined openers of src/agent, which keep the same
+ * rules.) A symlink is followed, so a link to a regular file is fine and a link to `/dev/zero` is
  * refused like `/dev/zero` itself. It lives below every layer because each of them reads such
  * files.
  *

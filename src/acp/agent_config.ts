@@ -63,6 +63,11 @@ export interface AgentConfig {
    * with `shellEnv` when absent (`hooks test` answers commands from the scenario instead).
    */
   readonly localShell?: ShellRunner;
+  /**
+   * How long shutting down waits for sessions still being opened (default 2 s); sessions being
+   * closed are waited for whatever this says, within their SessionEnd budget.
+   */
+  readonly shutdownWaitMs?: number;
   /** Limits for the sessions' MCP servers; the defaults when absent. */
   readonly mcp?: McpLimits;
   /** Everything the agent has to say goes to stderr through this. */

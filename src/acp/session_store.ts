@@ -39,6 +39,12 @@ import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 import { restoredModelChoice } from "./session_config.ts";
 
 export type { RestoredSession } from "./restored_session.ts";
+
+/**
+ * How long a shutdown waits for sessions still being opened: the requests that open them have
+ * already had the stdio stream's own wait (stdio_stream.ts) to be answered.
+ */
+const DEFAULT_SHUTDOWN_WAIT_MS = 2_000;
 export type { SessionPlace } from "./session_place.ts";
 
 interface StartedSession {
@@ -239,6 +245,9 @@ export class SessionStore {
       this.config.log,
     );
     const claudeTranscript = this.#claudeTranscript(sessionId, cwd);
+    // Before anything is opened: nothing is left to close when it is refused.
+    const unreadable = await claudeTranscript?.unreadable();
+    if (unreadable !== undefined) throw invalidParams(unreadable);
     const hooks = await this.#openHooks(
       sessionId,
       cwd,
@@ -305,19 +314,18 @@ export class SessionStore {
     const session = this.get(sessionId);
     this.#sessions.delete(sessionId);
     // Tracked: an agent shutting down meanwhile waits for this session's SessionEnd hooks.
-    await this.#track(endSession(session, this.config.env));
+    await this.#track(endSession(session, this.config.env), this.#closing);
   }
 
-  /**
-   * Sessions being made (they close themselves) or being closed: closing everything waits for
-   * them.
-   */
+  /** Sessions being made (they close themselves): closing everything waits a while for them. */
   readonly #making = new Set<Promise<unknown>>();
+  /** Sessions being closed: closing everything waits for their SessionEnd hooks. */
+  readonly #closing = new Set<Promise<unknown>>();
 
-  #track<T>(making: Promise<T>): Promise<T> {
-    const settled = making.catch(() => {}).finally(() => this.#making.delete(settled));
-    this.#making.add(settled);
-    return making;
+  #track<T>(work: Promise<T>, set: Set<Promise<unknown>> = this.#making): Promise<T> {
+    const settled = work.catch(() => {}).finally(() => set.delete(settled));
+    set.add(settled);
+    return work;
   }
 
   /** Registers a new session, unless the agent began shutting down while it was being made. */
@@ -329,14 +337,32 @@ export class SessionStore {
     this.#sessions.set(session.id, session);
   }
 
+  /**
+   * Ends every session (their SessionEnd hooks within their budget), and waits for those being
+   * made or closed, but for those being made only `shutdownWaitMs`: one stuck on something that
+   * never answers must not keep the agent running after its client has gone (it closes itself if
+   * it ever finishes).
+   */
   async closeAll(): Promise<void> {
     this.#shuttingDown = true;
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all([
-      ...sessions.map((s) => endSession(s, this.config.env)),
-      ...this.#making,
+    const making = [...this.#making];
+    const waitMs = this.config.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<"late">((resolve) => timer = setTimeout(resolve, waitMs, "late"));
+    const [, made] = await Promise.all([
+      Promise.all([...sessions.map((s) => endSession(s, this.config.env)), ...this.#closing]),
+      Promise.race([Promise.all(making), limit]),
     ]);
+    clearTimeout(timer);
+    if (made === "late") {
+      const left = making.filter((promise) => this.#making.has(promise)).length;
+      this.config.log(
+        `Stopped waiting for ${left} session(s) still being opened ${waitMs} ms after the ` +
+          "agent began shutting down: exiting without them",
+      );
+    }
   }
 
   #transcriptPath(sessionId: string): string {

@@ -10,9 +10,12 @@
  * own firing: a PreToolUse hook finds the call's `tool_use`, a Stop hook the reply it judges.
  *
  * This file is a courtesy to hooks, not the session's record: when it cannot be opened or
- * written, that is logged once and the session goes on without it.
+ * written, that is logged once and the session goes on without it. One thing is not let go: a
+ * session brought back whose file is there but is no transcript (a FIFO, a link to a device, a
+ * file over the limit) is refused, as it is for a raw.jsonl of that kind (`unreadable`).
  */
 import { z } from "zod";
+import { ConfigFileRefused, readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import { joinedContext } from "../hooks/decision.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
@@ -39,6 +42,7 @@ import {
   toolResultRecord,
   toolUseBlock,
 } from "./claude_transcript_records.ts";
+import { TRANSCRIPT_MAX_BYTES } from "./transcript_reader.ts";
 import { TranscriptWriter } from "./transcript_writer.ts";
 
 export interface ClaudeTranscriptInit extends RecordTail {
@@ -52,6 +56,12 @@ export interface ClaudeTranscriptInit extends RecordTail {
 
 /** A line of an existing transcript that carries a uuid: the chain goes on from the last one. */
 const Chained = z.looseObject({ uuid: z.string() });
+
+/** Where the chain of an existing file ends (null: empty or missing), or why it was not read. */
+type ChainEnd =
+  | { readonly ok: true; readonly leaf: string | null }
+  /** `refused`: the file is there but is no transcript (config_file.ts's `ConfigFileRefused`). */
+  | { readonly ok: false; readonly refused: boolean; readonly message: string };
 
 export class ClaudeTranscript {
   readonly path: string;
@@ -74,6 +84,8 @@ export class ClaudeTranscript {
    */
   #heldForPrompt: ((link: ChainLink) => ClaudeRecord)[] = [];
   #closed = false;
+  /** What the file held when it was first looked at: where its chain ends. */
+  #chainEndRead: Promise<ChainEnd> | undefined;
 
   /** Writes nothing until `open`: hooks can be wired to it before the file exists. */
   constructor(init: ClaudeTranscriptInit) {
@@ -85,20 +97,53 @@ export class ClaudeTranscript {
   }
 
   /**
+   * Why the file already at the path cannot be this session's transcript (a FIFO, a device, a
+   * file over `TRANSCRIPT_MAX_BYTES`), or undefined: a session brought back is refused then, as
+   * for its raw.jsonl, rather than handing hooks a `transcript_path` that never ends. Reads where
+   * the chain ends, once, for `open`; any other failure is left to `open` to log.
+   */
+  async unreadable(): Promise<string | undefined> {
+    const end = await this.#chainEnd();
+    return end.ok || !end.refused ? undefined : end.message;
+  }
+
+  /**
    * Opens the file (0600, its new directories 0700) and finds where the chain ends in what it
    * holds already. Never throws: a file that cannot be opened is logged, and nothing is written.
    */
   async open(): Promise<void> {
     if (this.#sink !== undefined || this.#closed) return;
+    const end = await this.#chainEnd();
+    const goesOn = "the session goes on, and hooks that read transcript_path find no transcript";
+    if (!end.ok) {
+      this.#log(`${end.message}; ${goesOn}`);
+      return;
+    }
+    this.#leaf = end.leaf;
     try {
-      this.#leaf = await lastChainedUuid(this.path);
       this.#sink = await TranscriptWriter.open<object>(this.path, this.#log);
     } catch (error) {
       this.#log(
-        `Cannot open the Claude-format transcript "${this.path}": ${errorMessage(error)}; ` +
-          "the session goes on, and hooks that read transcript_path find no transcript",
+        `Cannot open the Claude-format transcript "${this.path}": ${
+          errorMessage(error)
+        }; ${goesOn}`,
       );
     }
+  }
+
+  #chainEnd(): Promise<ChainEnd> {
+    this.#chainEndRead ??= lastChainedUuid(this.path).then(
+      (leaf): ChainEnd => ({ ok: true, leaf }),
+      (error): ChainEnd => {
+        const refused = error instanceof ConfigFileRefused;
+        const verb = refused ? "read" : "open";
+        const message = `Cannot ${verb} the Claude-format transcript "${this.path}": ${
+          errorMessage(error)
+        }`;
+        return { ok: false, refused, message };
+      },
+    );
+    return this.#chainEndRead;
   }
 
   /**
@@ -304,11 +349,15 @@ function stopSummary(firing: HookFiring, toolUseID: string) {
   };
 }
 
-/** The uuid of the last chained record in the file; null when it holds none or is missing. */
+/**
+ * The uuid of the last chained record in the file; null when it holds none or is missing. Read
+ * as every file is that the agent reads for someone (config_file.ts): a FIFO is never opened, a
+ * device never read, and at most `TRANSCRIPT_MAX_BYTES` are.
+ */
 async function lastChainedUuid(path: string): Promise<string | null> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readConfigFile(path, { maxBytes: TRANSCRIPT_MAX_BYTES });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;

@@ -2,16 +2,17 @@
  * Checks made before node-llama-cpp is asked for a model, so that a wrong path or an offline
  * machine gets a clear error at once instead of a library failure or minutes of retries.
  */
+import { openRegularFile, readAtMost } from "../config_file.ts";
 import { AgentError, errorMessage } from "../error.ts";
 
 /** A clear error naming the path before node-llama-cpp sees a missing or foreign file. */
 export async function checkGgufFile(path: string): Promise<void> {
   let magic: Uint8Array;
   try {
-    using file = await Deno.open(path, { read: true });
-    magic = new Uint8Array(4);
-    const read = await file.read(magic);
-    if (read !== 4) magic = new Uint8Array(0);
+    // A FIFO is never opened, a device never read: a model picked from the cache directory is
+    // whatever file is there.
+    using opened = await openRegularFile(path);
+    magic = await readAtMost((into) => opened.file.read(into), 4);
   } catch (error) {
     const detail = error instanceof Deno.errors.NotFound ? "no such file" : errorMessage(error);
     throw new AgentError("MODEL_LOAD", `Cannot load model "${path}": ${detail}`, { cause: error });
