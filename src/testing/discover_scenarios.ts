@@ -5,6 +5,11 @@
  *
  * Symlinked files are taken like files; symlinked directories are not entered while searching
  * (they could lead out of the tree or into a loop), only when named on the command line.
+ *
+ * Whatever is named `*.test.jsonc` and is not a directory is a scenario file, whatever its type:
+ * a FIFO, a socket or a device found there is loaded like any other, and the loader refuses it
+ * (scenario_file.ts, without opening it), so it is an invalid file the run reports, never one
+ * that is quietly left out. Nothing here opens a file: entries are told apart by their type.
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { errorMessage } from "../error.ts";
@@ -107,8 +112,9 @@ async function walk(dir: string, search: Search): Promise<void> {
       } catch (error) {
         search.problems.push(problem(path, `"${path}" cannot be searched: ${errorMessage(error)}`));
       }
-    } else if ((entry.isFile || entry.isSymlink) && entry.name.endsWith(SCENARIO_SUFFIX)) {
-      // A symlink that leads nowhere (or to a directory) is loaded anyway, and reported then.
+    } else if (entry.name.endsWith(SCENARIO_SUFFIX)) {
+      // Not only regular files and symlinks: a FIFO or a socket by that name was put there as a
+      // scenario, and is reported when it is loaded, as a symlink that leads nowhere is.
       search.files.push(path);
     }
   }

@@ -1,5 +1,6 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
+import { linkToDevZero, makeFifo, withSocketMaker } from "../hooks/special_files.ts";
 import { withFiles } from "./scenario_files.ts";
 
 const SCENARIO = '{"cases": [{"name": "n", "event": "Stop", "expect": {"errors": 0}}]}';
@@ -113,5 +114,26 @@ Deno.test("symlinked directories are not entered; symlinked files are taken", as
     // Named on the command line, a symlinked directory is searched.
     const named = await discoverScenarios(`${dir}/project`, [`${tests}/out`]);
     assertEquals(relative(dir, named.files), ["project/.claude/hooks-tests/out/far.test.jsonc"]);
+  });
+});
+
+Deno.test("a FIFO, a socket or a link to /dev/zero named as a scenario is found, not skipped", async () => {
+  await withTree(["project/.claude/hooks-tests/real.test.jsonc"], async (dir) => {
+    const tests = `${dir}/project/.claude/hooks-tests`;
+    await withSocketMaker(async (makeSocket) => {
+      await makeFifo(`${tests}/fifo.test.jsonc`);
+      makeSocket(`${tests}/socket.test.jsonc`);
+      await linkToDevZero(`${tests}/zero.test.jsonc`);
+      // Other names stay out, whatever they are.
+      await makeFifo(`${tests}/fifo.jsonc`);
+      const found = await discoverScenarios(`${dir}/project`, []);
+      assertEquals(found.problems, []);
+      assertEquals(relative(dir, found.files), [
+        "project/.claude/hooks-tests/fifo.test.jsonc",
+        "project/.claude/hooks-tests/real.test.jsonc",
+        "project/.claude/hooks-tests/socket.test.jsonc",
+        "project/.claude/hooks-tests/zero.test.jsonc",
+      ]);
+    });
   });
 });
