@@ -4,10 +4,28 @@
  */
 import { runCli } from "./src/cli/run_cli.ts";
 import { describePermissionError } from "./src/cli/permission_error.ts";
-import { homeAccessProblem } from "./src/cli/home_access.ts";
+import { homeAccessProblem, launcherDir } from "./src/cli/home_access.ts";
 import type { CliIo } from "./src/cli/command_spec.ts";
 
 const encoder = new TextEncoder();
+
+/**
+ * A path Deno cannot hold as text (not UTF-8) cannot be granted exactly either: Deno grants it with
+ * U+FFFD in place of the bad bytes, which names another directory. Such a launch directory or
+ * $HOME is refused before any command runs.
+ */
+const NOT_UTF8 = Symbol("not UTF-8");
+
+function readText(read: () => string | undefined): string | undefined | typeof NOT_UTF8 {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof Deno.errors.InvalidData) return NOT_UTF8;
+    throw error;
+  }
+}
+
+const launchDir = readText(() => Deno.cwd());
 
 const io: CliIo = {
   stdout: (text) => writeAll(Deno.stdout, text),
@@ -15,7 +33,8 @@ const io: CliIo = {
   stdoutIsTty: Deno.stdout.isTerminal(),
   stderrIsTty: Deno.stderr.isTerminal(),
   env: (name) => Deno.env.get(name),
-  cwd: Deno.cwd(),
+  // Only read once startupProblem() found the launch directory readable.
+  cwd: typeof launchDir === "string" ? launchDir : "",
   stdinStream: () => Deno.stdin.readable,
   stdoutStream: () => Deno.stdout.writable,
   async routeConsoleToStderr() {
@@ -76,11 +95,52 @@ async function installGuard(): Promise<void> {
   }));
 }
 
+/** What stops llama-agent before any command: a launch directory or $HOME it may not use. */
+function startupProblem(): string | undefined {
+  if (launchDir === NOT_UTF8) {
+    return "the path of the directory llama-agent is started in is not valid UTF-8, so Deno " +
+      "cannot grant it exactly: start llama-agent from a directory whose path is";
+  }
+  if (wantsInfoOnly(Deno.args)) return undefined;
+  const home = readText(() => Deno.env.get("HOME"));
+  if (home === NOT_UTF8) {
+    return "HOME is not valid UTF-8, so Deno cannot grant your home directory exactly: set " +
+      "HOME to a path that is";
+  }
+  return homeAccessProblem(home, { launcherDir: launcher });
+}
+
+/**
+ * Whether bin/llama-agent started this process. Its variables, inherited by a compiled
+ * llama-agent that a hook or a command starts, would name another launch directory: they are
+ * removed when they are not this process's own.
+ */
+function ownLauncherDir(): string | undefined {
+  const installDir = readText(() => Deno.env.get("LLAMA_AGENT_INSTALL_DIR"));
+  const launchVariable = readText(() => Deno.env.get("LLAMA_AGENT_LAUNCH_DIR"));
+  const launcher = typeof launchDir !== "string" || installDir === NOT_UTF8 ||
+      launchVariable === NOT_UTF8
+    ? undefined
+    : launcherDir({
+      installDir,
+      launchDir: launchVariable,
+      cwd: launchDir,
+      mainDir: new URL(".", import.meta.url).href,
+    });
+  if (launcher === undefined) {
+    Deno.env.delete("LLAMA_AGENT_INSTALL_DIR");
+    Deno.env.delete("LLAMA_AGENT_LAUNCH_DIR");
+  }
+  return launcher;
+}
+
+const launcher = ownLauncherDir();
+
 let code: number;
-const homeProblem = wantsInfoOnly(Deno.args) ? undefined : homeAccessProblem(Deno.env.get("HOME"));
+const problem = startupProblem();
 try {
-  if (homeProblem !== undefined) {
-    io.stderr(`llama-agent: ${homeProblem}\n`);
+  if (problem !== undefined) {
+    io.stderr(`llama-agent: ${problem}\n`);
     code = 1;
   } else code = await runCli(Deno.args, io, { beforeCommand: installGuard });
 } catch (error) {

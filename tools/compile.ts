@@ -122,8 +122,8 @@ export function compileArgs(
     "--self-extracting",
     "--target",
     target.denoTarget,
-    `--allow-read=${[...readWrite, ...target.systemLibraryDirs].join(",")}`,
-    `--allow-write=${readWrite.join(",")}`,
+    `--allow-read=${permissionList([...readWrite, ...target.systemLibraryDirs])}`,
+    `--allow-write=${permissionList(readWrite)}`,
     "--allow-run",
     "--allow-env",
     "--allow-sys",
@@ -136,6 +136,23 @@ export function compileArgs(
     output,
     "main.ts",
   ];
+}
+
+/**
+ * The value of `--allow-read` or `--allow-write`. Deno splits it at every comma and has no way to
+ * escape one (2.9.6 refuses `a,,b` as an empty path), so a path with a comma would grant its
+ * pieces instead, and an empty one is refused: either is a mistake in a target, thrown here.
+ */
+export function permissionList(paths: readonly string[]): string {
+  for (const path of paths) {
+    if (path === "" || path.includes(",")) {
+      throw new Error(
+        `Cannot grant ${JSON.stringify(path)} in a compiled binary: Deno reads a comma in a ` +
+          "permission path as a separator and cannot escape one, and refuses an empty path",
+      );
+    }
+  }
+  return paths.join(",");
 }
 
 /** The target of the machine this runs on, if it is one we build. */

@@ -12,10 +12,10 @@ import {
   excludedPackages,
   hostTarget,
   type PackageLock,
+  permissionList,
 } from "../../tools/compile.ts";
-import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
-import { homeAccessProblem } from "../../src/cli/home_access.ts";
 
 const DENO = `${REPO_ROOT}/node_modules/deno/deno`;
 
@@ -178,14 +178,17 @@ Deno.test("deno task compile --dry-run prints the host's command; an unknown tar
   assertStringIncludes(bad.stderr, 'unknown target "sparc"');
 });
 
-Deno.test("a $HOME outside the baked grant is refused at start, saying what to do", () => {
-  const grant = (path: string) => path.startsWith("/home/");
-  const query = (d: Deno.PermissionDescriptor) =>
-    "path" in d && typeof d.path === "string" && grant(d.path) ? "granted" : "prompt";
-  assertEquals(homeAccessProblem("/home/ada", query), undefined);
-  const problem = homeAccessProblem("/srv/users/ada", query);
-  assertStringIncludes(problem ?? "", 'cannot read and write your home directory "/srv/users/ada"');
-  assertStringIncludes(problem ?? "", "Set HOME");
+Deno.test("a baked permission path with a comma, or an empty one, is refused: Deno would split it", () => {
+  assertEquals(permissionList([".", "/home", "C:\\Users"]), ".,/home,C:\\Users");
+  for (const path of ["/srv/a,b", ""]) {
+    assertThrows(() => permissionList(["/home", path]), Error, `Cannot grant "${path}"`);
+  }
+  const linux = COMPILE_TARGETS.find((t) => t.name === "linux-x64")!;
+  assertThrows(
+    () => compileArgs({ ...linux, homeBases: ["/home", "/srv/home,/"] }, LOCK),
+    Error,
+    'Cannot grant "/srv/home,/" in a compiled binary: Deno reads a comma',
+  );
 });
 
 Deno.test("main.ts under the compiled binary's grant refuses a $HOME outside it, but answers --version", async () => {
@@ -207,7 +210,13 @@ Deno.test("main.ts under the compiled binary's grant refuses a $HOME outside it,
           ...args,
         ],
         cwd,
-        env: { HOME: "/nonexistent/elsewhere", NO_COLOR: "1" },
+        env: {
+          HOME: "/nonexistent/elsewhere",
+          NO_COLOR: "1",
+          // Inherited from a llama-agent that bin/llama-agent started in another directory.
+          LLAMA_AGENT_INSTALL_DIR: REPO_ROOT,
+          LLAMA_AGENT_LAUNCH_DIR: "/nonexistent/project",
+        },
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -215,7 +224,8 @@ Deno.test("main.ts under the compiled binary's grant refuses a $HOME outside it,
     assertEquals(refused.code, 1);
     assertStringIncludes(
       new TextDecoder().decode(refused.stderr),
-      'llama-agent: cannot read and write your home directory "/nonexistent/elsewhere"',
+      'llama-agent: cannot read and write your home directory "/nonexistent/elsewhere": this ' +
+        "llama-agent binary may only use",
     );
     const version = await run("--version");
     assertEquals(version.code, 0);
