@@ -22,6 +22,8 @@ export type DiagnosticCode =
   | "PLUGIN_MARKETPLACE_UNKNOWN"
   | "PLUGIN_SOURCE_MISSING"
   | "PLUGIN_SOURCE_OUTSIDE_MARKETPLACE"
+  /** A plugin's file (`hooks.json`, `plugin.json`, its marketplace's listing) links elsewhere. */
+  | "PLUGIN_LINK_OUTSIDE"
   // Warnings raised by `hooks lint` only.
   | "LINT_TOOL_NEVER_MATCHES"
   | "LINT_TIMEOUT_LOOKS_LIKE_MS"

@@ -144,7 +144,7 @@ async function pluginRoot(
     return undefined;
   }
   const listing = await lookup.marketplaceFile(kind.file);
-  const root = localSourceRoot(plugin, name, kind, marketplace.name, listing, lookup.report);
+  const root = await localSourceRoot(plugin, name, kind, marketplace.name, listing, lookup.report);
   if (root === undefined) return undefined;
   // An entry with a fetched source (`url`, `github`, ...) runs from the cache even here.
   return { name, root: root === "cache" ? record.installPath : root };

@@ -1,11 +1,14 @@
 /**
  * A plugin's directory inside a local (`directory` or `file`) marketplace, read from the
  * marketplace's `marketplace.json` as Claude Code reads the live source (claude-compat.md §6b):
- * a relative `source` is a path inside the marketplace and never leads out of it; an entry with
- * a fetched source (`url`, `github`, ...) runs from the cache copy even in a local marketplace.
+ * a relative `source` is a path inside the marketplace and never leads out of it, by its text
+ * or through a symlink (plugin_containment.ts), and the plugin's root is where it really is; an
+ * entry with a fetched source (`url`, `github`, ...) runs from the cache copy even in a local
+ * marketplace.
  */
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { isRecord } from "./json_value_at.ts";
+import { containmentOf, outsideWords } from "./plugin_containment.ts";
 import {
   type JsonFileRead,
   lineAt,
@@ -23,15 +26,34 @@ export interface EnablingEntry {
   readonly file: string;
 }
 
-/** The plugin's dir inside a local marketplace, "cache" for a fetched source, or undefined. */
-export function localSourceRoot(
+/**
+ * The plugin's dir inside a local marketplace (its real path), "cache" for a fetched source, or
+ * undefined after a diagnostic.
+ */
+export async function localSourceRoot(
   plugin: EnablingEntry,
   name: string,
   { dir, file }: { readonly dir: string; readonly file: string },
   marketplaceName: string,
   listing: JsonFileRead,
   report: (diagnostic: Diagnostic) => void,
-): string | "cache" | undefined {
+): Promise<string | "cache" | undefined> {
+  // A listing inside the marketplace by its name must be there once links are followed too.
+  if (resolveInside(dir, file) !== undefined) {
+    const where = await containmentOf(dir, file);
+    if (where.kind === "outside") {
+      report({
+        code: "PLUGIN_LINK_OUTSIDE",
+        severity: "error",
+        file,
+        pointer: "",
+        message: `Cannot load plugin "${plugin.id}": the listing of marketplace ` +
+          `"${marketplaceName}" is not inside the marketplace: ${outsideWords(dir, where)}; ` +
+          "make it a file of the marketplace",
+      });
+      return undefined;
+    }
+  }
   const top = registryFile(plugin.id, file, listing, report);
   if (top === undefined) return undefined;
   if (top === "missing") {
@@ -86,19 +108,38 @@ export function localSourceRoot(
     return undefined;
   }
   if (typeof entry.data.source !== "string") return "cache";
-  const root = resolveInside(dir, entry.data.source);
-  if (root !== undefined) return root;
+  const source = entry.data.source;
   const path = ["plugins", index, "source"];
-  report({
-    code: "PLUGIN_SOURCE_OUTSIDE_MARKETPLACE",
-    severity: "error",
-    file,
-    pointer: jsonPointer(path),
-    ...lineAt(top.text, path),
-    message:
-      `Cannot load plugin "${plugin.id}" from "${file}": its source "${entry.data.source}" leads outside the marketplace directory "${dir}", and llama-agent reads a local marketplace's plugins only from inside it; move the plugin under the marketplace or give it a "url" or "github" source`,
-  });
-  return undefined;
+  const refuse = (why: string, code: Diagnostic["code"] = "PLUGIN_SOURCE_OUTSIDE_MARKETPLACE") => {
+    report({
+      code,
+      severity: "error",
+      file,
+      pointer: jsonPointer(path),
+      ...lineAt(top.text, path),
+      message: `Cannot load plugin "${plugin.id}" from "${file}": its source "${source}" ${why}`,
+    });
+    return undefined;
+  };
+  const stayHere = "and llama-agent reads a local marketplace's plugins only from inside it; " +
+    `move the plugin under the marketplace or give it a "url" or "github" source`;
+  const root = resolveInside(dir, source);
+  if (root === undefined) {
+    return refuse(`leads outside the marketplace directory "${dir}", ${stayHere}`);
+  }
+  const where = await containmentOf(dir, root);
+  switch (where.kind) {
+    case "inside":
+      return where.path;
+    case "outside":
+      return refuse(
+        `is not inside the marketplace directory: ${outsideWords(dir, where)}, ${stayHere}`,
+      );
+    case "unresolved":
+      return refuse(`cannot be followed: ${where.reason}`, "PLUGIN_SOURCE_MISSING");
+    default:
+      return where satisfies never;
+  }
 }
 
 function sourceMissing(

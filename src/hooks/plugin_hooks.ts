@@ -1,7 +1,8 @@
 /**
  * One plugin's hooks (claude-compat.md §6): `DIR/.claude-plugin/plugin.json` names the plugin,
  * `DIR/hooks/hooks.json` holds its hooks under a top-level `hooks` key, read entry by entry
- * exactly like a settings file. A broken plugin is a diagnostic naming it; nothing here throws.
+ * exactly like a settings file. Both must lie inside `DIR` once links are followed
+ * (plugin_containment.ts). A broken plugin is a diagnostic naming it; nothing here throws.
  */
 import { z } from "zod";
 import { readConfigFile } from "../config_file.ts";
@@ -9,6 +10,7 @@ import { errorMessage } from "../error.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { type EventProfile, isHookEventName } from "./event_table.ts";
 import { isRecord } from "./json_value_at.ts";
+import { containmentOf, outsideWords } from "./plugin_containment.ts";
 import { pluginDataDir, type PluginLocation } from "./plugin_location.ts";
 import type { ReadTextFile } from "./settings_chain.ts";
 import { type EntrySink, readHooks } from "./settings_entries.ts";
@@ -22,6 +24,8 @@ export type PluginStatus =
   /** Its directory is gone (an installed plugin whose copy was removed): diagnosed. */
   | "missing"
   | "unreadable"
+  /** Its `hooks/hooks.json` leads, through a symlink, outside the plugin: not read. */
+  | "outside"
   /** Not JSONC, not an object, or its events are outside the `hooks` object: no hook loads. */
   | "invalid";
 
@@ -68,6 +72,10 @@ export async function readPluginDir(
       message: `Cannot load the plugin in "${root}": ${detail}`,
     }],
   });
+  const leaves = await leavesPlugin(root, file);
+  if (leaves !== undefined) {
+    return refuse("PLUGIN_LINK_OUTSIDE", "", `".claude-plugin/plugin.json" ${leaves}`);
+  }
   let text: string;
   try {
     text = await (options.readTextFile ?? readConfigFile)(file);
@@ -121,6 +129,17 @@ export async function readPluginHooks(
     settings === undefined
       ? { location, hooksFile, status }
       : { location, hooksFile, status, settings };
+  const leaves = await leavesPlugin(location.root, hooksFile);
+  if (leaves !== undefined) {
+    sink.diagnostics.push({
+      code: "PLUGIN_LINK_OUTSIDE",
+      severity: "error",
+      file: hooksFile,
+      pointer: "",
+      message: `Cannot load the hooks of plugin "${location.id}": "hooks/hooks.json" ${leaves}`,
+    });
+    return done("outside");
+  }
   let text: string;
   try {
     text = await (options.readTextFile ?? readConfigFile)(hooksFile);
@@ -173,6 +192,25 @@ export async function readPluginHooks(
     readHooks(location, settings, settings.hooks, sink, options.profile);
   }
   return done("loaded", settings);
+}
+
+/**
+ * Why `file` of the plugin at `root` is not read because it is not inside the plugin once links
+ * are followed (words that follow the file's name), or undefined when it is (or is missing).
+ */
+async function leavesPlugin(root: string, file: string): Promise<string | undefined> {
+  const where = await containmentOf(root, file);
+  switch (where.kind) {
+    case "inside":
+      return undefined;
+    case "outside":
+      return `is not inside the plugin: ${outsideWords(root, where)}; ` +
+        "make it a file of the plugin, not a link out of it";
+    case "unresolved":
+      return `cannot be followed: ${where.reason}`;
+    default:
+      return where satisfies never;
+  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -9,6 +9,8 @@ import {
 
 /** A HOME, a project cwd and a marketplace dir, laid out as claude-compat.md §6b shows. */
 interface Layout {
+  /** The temp dir the others are in. */
+  readonly root: string;
   readonly home: string;
   readonly cwd: string;
   readonly market: string;
@@ -30,6 +32,7 @@ async function withLayout(fn: (layout: Layout) => Promise<void>): Promise<void> 
     const home = `${root}/home`;
     const plugins = `${home}/.claude/plugins`;
     const layout: Layout = {
+      root,
       home,
       cwd: `${root}/project`,
       market: `${root}/market`,
@@ -465,3 +468,77 @@ async function snapshot(dir: string): Promise<string[]> {
   }
   return names.sort();
 }
+
+Deno.test("a relative source that is a symlink out of the marketplace is refused with PLUGIN_SOURCE_OUTSIDE_MARKETPLACE, as ../outside is", async () => {
+  await withLayout(async (layout) => {
+    const outside = `${layout.home}/outside_plugin`;
+    await layout.write(`${outside}/hooks/hooks.json`, { hooks: {} });
+    await installFromDirectoryMarketplace(layout, [T2PLUG]);
+    await Deno.mkdir(`${layout.market}/plugins`, { recursive: true });
+    await Deno.symlink(outside, `${layout.market}/plugins/t2plug`);
+    const result = await layout.find(["t2plug@t2market"]);
+    assertEquals(result.plugins, []);
+    assertEquals(result.diagnostics.map((d) => [d.code, d.file, d.pointer, d.line]), [
+      ["PLUGIN_SOURCE_OUTSIDE_MARKETPLACE", layout.marketFile, "/plugins/0/source", 9],
+    ]);
+    assertStringIncludes(
+      result.diagnostics[0]!.message,
+      `its source "./plugins/t2plug" is not inside the marketplace directory: it leads through ` +
+        `a symlink to "${outside}", outside "${layout.market}"`,
+    );
+  });
+});
+
+Deno.test("a source below a directory of the marketplace that links out is refused too, even where it does not exist yet", async () => {
+  await withLayout(async (layout) => {
+    await Deno.mkdir(`${layout.root}/elsewhere`, { recursive: true });
+    await installFromDirectoryMarketplace(layout, [T2PLUG]);
+    await Deno.symlink(`${layout.root}/elsewhere`, `${layout.market}/plugins`);
+    const result = await layout.find(["t2plug@t2market"]);
+    assertEquals(result.plugins, []);
+    assertEquals(result.diagnostics.map((d) => d.code), ["PLUGIN_SOURCE_OUTSIDE_MARKETPLACE"]);
+    assertStringIncludes(result.diagnostics[0]!.message, `"${layout.root}/elsewhere/t2plug"`);
+  });
+});
+
+Deno.test("a symlink that stays inside the marketplace is followed: the plugin's root is where it really is", async () => {
+  await withLayout(async (layout) => {
+    await installFromDirectoryMarketplace(layout, [T2PLUG]);
+    await layout.write(`${layout.market}/real/t2plug/hooks/hooks.json`, { hooks: {} });
+    await Deno.mkdir(`${layout.market}/plugins`);
+    await Deno.symlink("../real/t2plug", `${layout.market}/plugins/t2plug`);
+    const result = await layout.find(["t2plug@t2market"]);
+    assertEquals(result.diagnostics, []);
+    assertEquals(result.plugins.map((p) => p.root), [`${layout.market}/real/t2plug`]);
+  });
+});
+
+Deno.test("a marketplace reached through a symlink reads its plugins from where it really is", async () => {
+  await withLayout(async (layout) => {
+    await installFromDirectoryMarketplace(layout, [T2PLUG]);
+    const linked = `${layout.root}/linked_market`;
+    await Deno.symlink(layout.market, linked);
+    await layout.write(layout.knownFile, {
+      t2market: { source: { source: "directory", path: linked }, installLocation: linked },
+    });
+    const result = await layout.find(["t2plug@t2market"]);
+    assertEquals(result.diagnostics, []);
+    assertEquals(result.plugins.map((p) => p.root), [`${layout.market}/plugins/t2plug`]);
+  });
+});
+
+Deno.test("a marketplace listing that links out of the marketplace is PLUGIN_LINK_OUTSIDE, and its plugins are not loaded", async () => {
+  await withLayout(async (layout) => {
+    await installFromDirectoryMarketplace(layout, [T2PLUG]);
+    const elsewhere = `${layout.root}/elsewhere/marketplace.json`;
+    await layout.write(elsewhere, await Deno.readTextFile(layout.marketFile));
+    await Deno.remove(layout.marketFile);
+    await Deno.symlink(elsewhere, layout.marketFile);
+    const result = await layout.find(["t2plug@t2market"]);
+    assertEquals(result.plugins, []);
+    assertEquals(result.diagnostics.map((d) => [d.code, d.file]), [
+      ["PLUGIN_LINK_OUTSIDE", layout.marketFile],
+    ]);
+    assertStringIncludes(result.diagnostics[0]!.message, `to "${elsewhere}", outside`);
+  });
+});

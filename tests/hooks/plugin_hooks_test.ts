@@ -269,6 +269,51 @@ Deno.test("a FIFO as hooks.json or plugin.json is refused without waiting for a 
   });
 });
 
+Deno.test("a hooks.json, a hooks dir or a plugin.json that links out of its plugin is PLUGIN_LINK_OUTSIDE, and nothing of it loads", async () => {
+  await withPlace({}, async (place) => {
+    const elsewhere = await writePlugin(`${place.root}/elsewhere`, "elsewhere", {
+      hooksJson: GUARD_HOOKS,
+    });
+    const linkedFile = await writePlugin(`${place.root}/a`, "a", {});
+    await Deno.mkdir(`${linkedFile}/hooks`);
+    await Deno.symlink(`${elsewhere}/hooks/hooks.json`, `${linkedFile}/hooks/hooks.json`);
+    const linkedDir = await writePlugin(`${place.root}/b`, "b", {});
+    await Deno.symlink("../elsewhere/hooks", `${linkedDir}/hooks`);
+    const linkedManifest = `${place.root}/c`;
+    await Deno.mkdir(linkedManifest);
+    await Deno.symlink(`${elsewhere}/.claude-plugin`, `${linkedManifest}/.claude-plugin`);
+    const { loaded } = await load(place, { pluginDirs: [linkedFile, linkedDir, linkedManifest] });
+    assertEquals(loaded.handlers, []);
+    assertEquals(loaded.diagnostics.map((d) => [d.code, d.file]), [
+      ["PLUGIN_LINK_OUTSIDE", `${linkedManifest}/.claude-plugin/plugin.json`],
+      ["PLUGIN_LINK_OUTSIDE", `${linkedFile}/hooks/hooks.json`],
+      ["PLUGIN_LINK_OUTSIDE", `${linkedDir}/hooks/hooks.json`],
+    ]);
+    assertEquals(loaded.plugins.map((p) => [p.location.id, p.status]), [
+      ["a@inline", "outside"],
+      ["b@inline", "outside"],
+    ]);
+    assertStringIncludes(
+      loaded.diagnostics[1]!.message,
+      `Cannot load the hooks of plugin "a@inline": "hooks/hooks.json" is not inside the plugin: ` +
+        `it leads through a symlink to "${elsewhere}/hooks/hooks.json", outside "${linkedFile}"`,
+    );
+  });
+});
+
+Deno.test("a hooks.json that links to another file of its plugin loads", async () => {
+  await withPlace({}, async (place) => {
+    const dir = await writePlugin(`${place.root}/a`, "a", {
+      files: { "shared/hooks.json": GUARD_HOOKS },
+    });
+    await Deno.mkdir(`${dir}/hooks`);
+    await Deno.symlink("../shared/hooks.json", `${dir}/hooks/hooks.json`);
+    const { loaded } = await load(place, { pluginDirs: [dir] });
+    assertEquals(loaded.diagnostics, []);
+    assertEquals(loaded.handlers.length, 2);
+  });
+});
+
 Deno.test("the same plugin given twice loads once, and the second says which one it repeats", async () => {
   await withPlace({}, async (place) => {
     const one = await writePlugin(`${place.root}/one`, "twin", { hooksJson: GUARD_HOOKS });
