@@ -11,11 +11,16 @@
  * a file reads top to bottom like a firewall: put the exceptions before the general rules. No
  * rule matching means "ask".
  *
- * The file is strict (an unknown key is an error) because a typo in a permission rule should
- * stop the agent from starting rather than silently allow or deny the wrong thing.
+ * The file is strict (an unknown key is an error, and so is a key given twice, where
+ * `JSON.parse` would keep the last: `{"tool": "shell", "decision": "deny", "decision": "allow"}`
+ * reads as a deny and is an allow) because a typo in a permission rule should stop the agent
+ * from starting rather than silently allow or deny the wrong thing.
  */
+import { parseTree } from "jsonc-parser";
 import { z } from "zod";
 import { readConfigFile } from "../config_file.ts";
+import { duplicateKeys } from "../jsonc_duplicate_keys.ts";
+import { LineIndex } from "../text_position.ts";
 import { jsonPointer } from "../hooks/diagnostic.ts";
 import { compileMatcher, type Matcher, matches } from "../hooks/matcher.ts";
 import { errorMessage } from "../error.ts";
@@ -67,6 +72,20 @@ export function parsePermissionRules(text: string, file: string): LoadedRules {
     json = JSON.parse(text);
   } catch (error) {
     return { ok: false, errors: [problem(`invalid JSON: ${errorMessage(error)}`)] };
+  }
+  const duplicates = duplicateKeys(parseTree(text));
+  if (duplicates.length > 0) {
+    const lines = new LineIndex(text);
+    return {
+      ok: false,
+      errors: duplicates.map(({ key, path, firstOffset, againOffset }) =>
+        problem(
+          `"${key}" is given twice, at lines ${lines.at(firstOffset).line} and ` +
+            `${lines.at(againOffset).line}; keep one (the second would silently replace the first)`,
+          jsonPointer(path),
+        )
+      ),
+    };
   }
   const parsed = RulesFile.safeParse(json);
   if (!parsed.success) {

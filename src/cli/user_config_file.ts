@@ -13,6 +13,7 @@ import { isAbsolute, join } from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { ConfigFileRefused, readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
+import { duplicateKeys } from "../jsonc_duplicate_keys.ts";
 import { nearestName } from "../nearest_name.ts";
 import { isOutsideGrant, readableRootsAdvice } from "./permission_error.ts";
 import type { ReadableRoots } from "./startup_files.ts";
@@ -103,7 +104,9 @@ function readProblem(error: unknown, roots: ReadableRoots): string {
 /**
  * Checks the text of a config file against the settings; every problem is one line,
  * `PATH:LINE: "key" ...`. An empty file is no settings (what `touch` leaves). A key given twice
- * counts as given last, as `JSON.parse` reads it.
+ * (at any depth) is an error naming both lines: read as `JSON.parse` reads it, the second would
+ * silently replace the first, and a `permissionPolicy` added at the end of the file would loosen
+ * the one the user sees at its top.
  */
 export function parseUserConfig(
   path: string,
@@ -148,7 +151,11 @@ export function parseUserConfig(
 
   const byKey = new Map(specs.map((spec) => [spec.key, spec]));
   const values = new Map<string, FileSetting>();
-  const problems: string[] = [];
+  const problems = duplicateKeys(root).map(({ key, path: keyPath, firstOffset, againOffset }) => {
+    const name = keyPath.length === 1 ? `"${key}"` : `"${key}" (at /${keyPath.join("/")})`;
+    return `${at(againOffset)}: ${name} is given twice, at lines ${lineAt(firstOffset)} and ` +
+      `${lineAt(againOffset)}; keep one (the second would silently replace the first)`;
+  });
   for (const property of root.children ?? []) {
     const [keyNode, valueNode] = property.children ?? [];
     if (keyNode === undefined || valueNode === undefined) continue;

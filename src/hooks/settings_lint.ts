@@ -134,10 +134,22 @@ function jsoncFindings(settings: SettingsFile, scope: HookScope): Diagnostic[] {
   ];
 }
 
+/** The top-level keys the loader reads, and those whose insides it reads too. */
+const READ_AT_TOP = new Set([
+  "hooks",
+  "disableAllHooks",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
+]);
+const READ_WITHIN = new Set(["hooks", "enabledPlugins"]);
+
 /**
- * Keys that repeat in one object of what the loader reads (`hooks`, `disableAllHooks` and
- * everything inside `hooks`): only the last value counts, in llama-agent as in Claude Code, so
- * the hooks of an earlier one silently never run.
+ * Keys that repeat in one object of what the loader reads (`hooks`, `disableAllHooks`,
+ * `enabledPlugins`, `extraKnownMarketplaces`, and everything inside `hooks` and
+ * `enabledPlugins`): only the last value counts, in llama-agent as in Claude Code, so the hooks
+ * of an earlier one silently never run, and a plugin enabled at the top of the file is off when
+ * the last says `false`. Kept as Claude Code reads it (a warning, not an error): whoever writes
+ * the file decides what it holds either way, and a test here must predict what Claude Code does.
  */
 function repeatedKeys(settings: SettingsFile): Diagnostic[] {
   const { root } = settings;
@@ -153,7 +165,9 @@ function repeatedKeys(settings: SettingsFile): Diagnostic[] {
       ...settings.positionAt(earlier.offset),
       message: `Key "${key}" appears again at line ${settings.positionAt(kept.offset).line}, ` +
         `and only that last value is read, by llama-agent and Claude Code alike: this one is ` +
-        `ignored, with every hook in it; merge the two into one`,
+        `ignored${
+          segments[0] === "hooks" ? ", with every hook in it" : ""
+        }; merge the two into one`,
     });
   };
   const visit = (node: Node, segments: readonly (string | number)[]) => {
@@ -164,12 +178,12 @@ function repeatedKeys(settings: SettingsFile): Diagnostic[] {
     if (node.type !== "object") return;
     const top = segments.length === 0;
     for (const [key, properties] of propertiesByKey(node)) {
-      if (top && key !== "hooks" && key !== "disableAllHooks") continue;
+      if (top && !READ_AT_TOP.has(key)) continue;
       const kept = properties.at(-1);
       if (kept === undefined) continue;
       for (const earlier of properties.slice(0, -1)) report([...segments, key], earlier, kept);
       const value = kept.children?.[1];
-      if (value !== undefined && (!top || key === "hooks")) visit(value, [...segments, key]);
+      if (value !== undefined && (!top || READ_WITHIN.has(key))) visit(value, [...segments, key]);
     }
   };
   visit(root, []);

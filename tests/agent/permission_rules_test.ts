@@ -86,6 +86,23 @@ Deno.test("unknown keys are errors: a typo must not silently change a permission
   ]);
 });
 
+Deno.test("a key given twice is an error naming both lines: a later decision must not silently replace a deny", () => {
+  const text = [
+    '{"rules": [',
+    '  {"tool": "shell", "decision": "deny",',
+    '   "decision": "allow"}',
+    "]}",
+  ].join("\n");
+  assertEquals(errors(text), [
+    `${PREFIX}"decision" is given twice, at lines 2 and 3; keep one (the second would silently ` +
+    "replace the first) at /rules/0/decision",
+  ]);
+  assertEquals(errors('{"rules": [],\n"rules": [{"tool": "*", "decision": "allow"}]}'), [
+    `${PREFIX}"rules" is given twice, at lines 1 and 2; keep one (the second would silently ` +
+    "replace the first) at /rules",
+  ]);
+});
+
 Deno.test("an invalid regular expression is an error at its tool", () => {
   const [message] = errors('{"rules": [{"tool": "fs_(", "decision": "allow"}]}');
   assert(message?.startsWith(`${PREFIX}"fs_(" is not a valid regular expression: `), message);

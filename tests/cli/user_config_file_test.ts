@@ -72,10 +72,33 @@ Deno.test("a JSONC config file gives each key's value under its flag's name, wit
   });
 });
 
-Deno.test("a number may be written as a string, and a key given twice counts where it is last", () => {
-  const parsed = parseUserConfig(PATH, '{\n"ctxSize": 1,\n"ctxSize": "2048"\n}', SPECS);
+Deno.test("a number may be written as a string", () => {
+  const parsed = parseUserConfig(PATH, '{\n"ctxSize": "2048"\n}', SPECS);
   assert(parsed.ok);
-  assertEquals(parsed.values.get("ctx-size"), { value: "2048", line: 3 });
+  assertEquals(parsed.values.get("ctx-size"), { value: "2048", line: 2 });
+});
+
+Deno.test("a key given twice is an error naming the key, the file and both lines, even where the values agree", () => {
+  assertEquals(
+    problemsOf('{\n  "gpu": "auto",\n  "model": "m",\n  "gpu": "off"\n}'),
+    [
+      `${PATH}:4: "gpu" is given twice, at lines 2 and 4; keep one (the second would silently ` +
+      "replace the first)",
+    ],
+  );
+  assertEquals(problemsOf('{"verbose": true, "verbose": true}'), [
+    `${PATH}:1: "verbose" is given twice, at lines 1 and 1; keep one (the second would silently ` +
+    "replace the first)",
+  ]);
+});
+
+Deno.test("a key given twice deeper in the file is an error too, at its path", () => {
+  const [duplicate] = problemsOf('{\n"pluginDir": ["a"],\n"x": {"a": 1,\n"a": 2}\n}');
+  assertEquals(
+    duplicate,
+    `${PATH}:4: "a" (at /x/a) is given twice, at lines 3 and 4; keep one (the second would ` +
+      "silently replace the first)",
+  );
 });
 
 Deno.test("an empty config file is no settings", () => {

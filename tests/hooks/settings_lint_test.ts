@@ -364,6 +364,30 @@ Deno.test("findings are sorted by file in chain order, then line", async () => {
   });
 });
 
+Deno.test("a plugin given twice in enabledPlugins is a warning: the last value, a false, turns off the first's true", async () => {
+  const text = `{
+  "enabledPlugins": {
+    "guard@market": true,
+    "guard@market": false
+  },
+  "extraKnownMarketplaces": {},
+  "extraKnownMarketplaces": {}
+}
+`;
+  await lintProject({ [PROJECT]: text }, (diagnostics) => {
+    const repeated = only(diagnostics, "LINT_DUPLICATE_KEY");
+    assertEquals(
+      repeated.map((d) => `${d.line}:${d.column} ${d.pointer}`),
+      ["3:5 /enabledPlugins/guard@market", "6:3 /extraKnownMarketplaces"],
+    );
+    assertEquals(
+      repeated[0]!.message,
+      'Key "guard@market" appears again at line 4, and only that last value is read, by ' +
+        "llama-agent and Claude Code alike: this one is ignored; merge the two into one",
+    );
+  });
+});
+
 Deno.test("a repeated key is a warning at the copy that is ignored, naming the one read", async () => {
   const text = `{
   "permissions": { "allow": [] },
