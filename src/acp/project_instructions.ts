@@ -7,11 +7,15 @@
  * Every byte is read before every first token, so all the files together are cut at
  * `MAX_PROJECT_INSTRUCTIONS_BYTES`, at a line end; the model is told where, the user gets a
  * notice. They are read as configuration is (config_file.ts): a FIFO, a device or a directory
- * named AGENTS.md is refused without being opened, and a link is followed only as far as the
- * file tools may reach (the allowed roots). Claude Code's `InstructionsLoaded` is not fired: the
- * source document lists it as never emitted.
+ * named AGENTS.md is refused without being opened, and a link is followed only while it stays in
+ * the project (the session cwd or one of its additional directories). The file tools may reach
+ * `$HOME` too, but only when a tool call asks, under the permission policy; instructions are
+ * read unasked and sent to the model, so an `AGENTS.md` of a cloned repository that links to
+ * `~/.aws/credentials` is not read. Claude Code's `InstructionsLoaded` is not fired: the source
+ * document lists it as never emitted.
  */
-import { confinePath } from "../agent/allowed_roots.ts";
+import { resolve } from "node:path";
+import { confinePath, isInsideRoots, realPathAllowingMissing } from "../agent/allowed_roots.ts";
 import { ConfigFileRefused, openRegularFile, readAtMost } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -31,6 +35,8 @@ export interface ProjectInstructions {
 export interface InstructionsPlace {
   /** The session cwd, resolved. */
   readonly cwd: string;
+  /** With the cwd, the project: where a link may lead. */
+  readonly additionalDirectories?: readonly string[];
   readonly roots: readonly string[];
 }
 
@@ -111,6 +117,15 @@ async function readInstructionsFile(
   });
   const confined = await confinePath(path, place);
   if (!confined.ok) return problem(confined.reason);
+  const project = await projectDirs(place);
+  if (!isInsideRoots(confined.path, project)) {
+    return problem(
+      `it resolves to "${confined.path}", which is outside the project (${
+        project.map((dir) => `"${dir}"`).join(", ")
+      }), and a link out of the project is not followed for instructions the model reads ` +
+        "unasked; copy the file into the project instead of linking to it",
+    );
+  }
   try {
     using opened = await openRegularFile(confined.path);
     // One byte past what is left tells a file that does not fit from one that just fits.
@@ -125,6 +140,16 @@ async function readInstructionsFile(
     if (error instanceof Deno.errors.PermissionDenied) return problem("permission denied");
     return problem(errorMessage(error));
   }
+}
+
+/** The session cwd and its additional directories, each with its links followed. */
+async function projectDirs(place: InstructionsPlace): Promise<string[]> {
+  const dirs: string[] = [];
+  for (const dir of [place.cwd, ...(place.additionalDirectories ?? [])]) {
+    const real = await realPathAllowingMissing(resolve(place.cwd, dir));
+    if (real.ok && !dirs.includes(real.path)) dirs.push(real.path);
+  }
+  return dirs;
 }
 
 /**

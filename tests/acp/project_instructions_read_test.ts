@@ -47,3 +47,32 @@ Deno.test("a CLAUDE.md that links to AGENTS.md is read once", async () => {
     );
   });
 });
+
+Deno.test("a link into an additional directory of the session is followed; one elsewhere under the roots is not", async () => {
+  await withTempProject({
+    "project/.keep": "",
+    "shared/AGENTS.md": "Shared rules.\n",
+    "home/notes.md": "private\n",
+  }, async (root) => {
+    const cwd = `${root}/project`;
+    const roots = [cwd, `${root}/shared`, `${root}/home`];
+    await Deno.symlink(`${root}/shared/AGENTS.md`, `${cwd}/AGENTS.md`);
+    const shared = await readProjectInstructions(
+      { cwd, additionalDirectories: [`${root}/shared`], roots },
+      ["AGENTS.md"],
+    );
+    assertEquals(shared.forModel, ["Instructions from AGENTS.md:\n\nShared rules."]);
+    await Deno.remove(`${cwd}/AGENTS.md`);
+    await Deno.symlink(`${root}/home/notes.md`, `${cwd}/AGENTS.md`);
+    const home = await readProjectInstructions(
+      { cwd, additionalDirectories: [`${root}/shared`], roots },
+      ["AGENTS.md"],
+    );
+    assertEquals(home.forModel, []);
+    assertStringIncludes(
+      home.notices[0]!,
+      `it resolves to "${root}/home/notes.md", which is outside the project ("${cwd}", ` +
+        `"${root}/shared")`,
+    );
+  });
+});

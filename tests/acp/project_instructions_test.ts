@@ -150,3 +150,21 @@ for (const special of SPECIAL_FILES) {
     });
   });
 }
+
+Deno.test("an AGENTS.md that links into HOME, outside the project, is not read: the model never sees it, the log and a notice say why", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    model: recordingModel([reply("ok")], requests),
+    homeFiles: { ".aws/credentials": "aws_secret_access_key = SECRET-IN-HOME\n" },
+  }, async (t) => {
+    const path = `${t.cwd}/AGENTS.md`;
+    await Deno.symlink(`${t.home}/.aws/credentials`, path);
+    const system = await promptOnce(t, requests);
+    assert(!system.includes("SECRET-IN-HOME"), system);
+    const expected = `Cannot read the project instructions in "${path}": it resolves to ` +
+      `"${t.home}/.aws/credentials", which is outside the project ("${t.cwd}"), and a link out ` +
+      "of the project is not followed for instructions the model reads unasked";
+    assert(t.logs.some((line) => line.startsWith(expected)), t.logs.join("\n"));
+    assert(noticesOf(t.updates).some((notice) => notice.trimStart().startsWith(expected)));
+  });
+});
