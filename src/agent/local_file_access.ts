@@ -110,7 +110,7 @@ const WRITE_STEP_BYTES = 1024 * 1024;
  * Not stopped by a cancel: the open emptied the file, and stopping part way would lose the old
  * text and the new one.
  */
-async function writeAll(file: ConfinedFile, bytes: Uint8Array): Promise<void> {
+export async function writeAll(file: ConfinedFile, bytes: Uint8Array): Promise<void> {
   for (let written = 0; written < bytes.length;) {
     written += await file.write(bytes.subarray(written, written + WRITE_STEP_BYTES));
   }
@@ -130,8 +130,8 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): FileAccessF
   return error instanceof Deno.errors.NotFound ? "not_found" : "failed";
 }
 
-/** Deno's messages repeat the path and the syscall; the model needs the cause. */
-function describeFsError(error: unknown): string {
+/** Deno's messages repeat the path and the syscall; the model (or a user) needs the cause. */
+export function describeFsError(error: unknown): string {
   if (error instanceof Deno.errors.NotFound) return "no such file";
   if (error instanceof Deno.errors.PermissionDenied) return "permission denied";
   if (error instanceof Deno.errors.IsADirectory) return "it is a directory";

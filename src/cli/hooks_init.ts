@@ -1,14 +1,17 @@
 /**
  * `llama-agent hooks init`: writes `.claude/hooks-tests/<name>.test.jsonc`, a starter suite that
  * passes at once, from the hooks that fire in a directory (src/testing/scaffold_suite.ts does
- * the work). It never overwrites a file without `--force`, and fires the hooks only in the
- * hermetic places `hooks test` uses.
+ * the work). It never overwrites a file without `--force`, fires the hooks only in the
+ * hermetic places `hooks test` uses, and writes as the agent's file tools do: never through a
+ * symlink that leads out of the project (src/agent/confined_write.ts).
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { pathExists } from "../path_exists.ts";
+import { confinedWriteRefusal, writeConfinedText } from "../agent/confined_write.ts";
+import { shownPaths, writePlace } from "./write_place.ts";
 import { SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
 import { scaffoldSuite } from "../testing/scaffold_suite.ts";
 
@@ -57,8 +60,7 @@ export const hooksInitCommand: CliCommand = {
     const { invocation } = started;
     const name = suiteName(invocation.flags["name"], invocation.cwd);
     if (!name.ok) return fail(io, name.error).exitCode;
-    const dir = `${invocation.cwd}/${SCENARIO_DIR}`;
-    const file = `${dir}/${name.value}${SCENARIO_SUFFIX}`;
+    const file = `${invocation.cwd}/${SCENARIO_DIR}/${name.value}${SCENARIO_SUFFIX}`;
     const shown = displayPath(file, io.cwd, io.env("HOME"));
     if (invocation.flags["force"] !== true && await pathExists(file)) {
       return fail(
@@ -66,6 +68,10 @@ export const hooksInitCommand: CliCommand = {
         `"${shown}" exists: pass --force to overwrite it, or --name NAME to write another file`,
       ).exitCode;
     }
+    // Said before the hooks are fired, which takes a while; the write checks again.
+    const place = await writePlace(io, invocation.cwd);
+    const refusal = await confinedWriteRefusal(file, place, shownPaths(io, file));
+    if (refusal !== undefined) return fail(io, refusal).exitCode;
 
     const scaffold = await scaffoldSuite({
       projectDir: invocation.cwd,
@@ -73,12 +79,15 @@ export const hooksInitCommand: CliCommand = {
       env: io.env,
     });
     if (!scaffold.ok) return fail(io, scaffold.message).exitCode;
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(file, scaffold.text);
+    const written = await writeConfinedText(file, scaffold.text, place, shownPaths(io, file));
+    if (!written.ok) return fail(io, written.message).exitCode;
 
     const cases = `${scaffold.eventCases} event case(s) and ${scaffold.sessionCases} session case`;
+    const through = written.written === file
+      ? ""
+      : ` (written to "${displayPath(written.written, io.cwd, io.env("HOME"))}")`;
     io.stdout(
-      `Wrote ${shown}: ${cases}, from the ${scaffold.hooks} hook(s) that fire here` +
+      `Wrote ${shown}${through}: ${cases}, from the ${scaffold.hooks} hook(s) that fire here` +
         (scaffold.notes.length > 0 ? ` (${scaffold.notes.length} note(s) in its comments)` : "") +
         ".\nEach expectation is what the hooks do now: change it to what they must do.\n" +
         `Next: ${nextCommand(invocation.cwd, io.cwd)}\n`,

@@ -15,7 +15,9 @@ import { pluginDirsOption } from "./plugin_dirs_option.ts";
 import { shellCommandLookup } from "../hooks/command_path_lint.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
-import { fixSettingsFile, type MatcherFix } from "../hooks/matcher_fix.ts";
+import { fixSettingsFile, type MatcherFix, type ReplaceText } from "../hooks/matcher_fix.ts";
+import { replaceConfinedText } from "../agent/confined_write.ts";
+import { shownPaths, writePlace } from "./write_place.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { lintSettings } from "../hooks/settings_lint.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
@@ -109,11 +111,18 @@ export const hooksLintCommand: CliCommand = {
     let fixFailed = false;
     if (invocation.flags["fix"] === true) {
       fixes = [];
+      // Never through a symlink that leads out of the launch directory, $HOME and the project.
+      const place = await writePlace(io, cwd);
+      const replace: ReplaceText = async (path, text) => {
+        const written = await replaceConfinedText(path, text, place, shownPaths(io, path));
+        if (!written.ok) throw new Error(written.reason);
+        return written.written;
+      };
       // The chain's files only: a plugin's files are its author's (and a cache copy is rewritten
       // by the next install).
       for (const file of hooks.loaded.files) {
         if (file.status !== "loaded") continue;
-        const fixed = await fixSettingsFile(file.path, profile);
+        const fixed = await fixSettingsFile(file.path, profile, replace);
         if (fixed.ok) {
           const target = fixed.target === file.path ? {} : { target: fixed.target };
           fixes.push(...fixed.fixes.map((fix) => ({ ...fix, file: file.path, ...target })));

@@ -10,7 +10,8 @@ import { PLUGIN_DIR_FLAG, resolvePluginDirs } from "./plugin_dir_flag.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
 import { CWD_FLAG, fail } from "./start_command.ts";
 import { resolve } from "node:path";
-import { describeSnapshotUpdate, SCENARIO_FILES } from "./snapshot_update_lines.ts";
+import { describeSnapshotUpdate, scenarioFiles } from "./snapshot_update_lines.ts";
+import { writePlace } from "./write_place.ts";
 import { watchLoop } from "./hooks_test_watch.ts";
 import { type CompatProfile } from "../profile/compat_profile.ts";
 import type { CaseResult } from "../testing/case_result.ts";
@@ -267,7 +268,8 @@ export async function runTests(
     );
   }
   if (!settings.update) return done(exitCode(result));
-  const update = await updateSnapshots(result.results, SCENARIO_FILES);
+  const files = scenarioFiles(await writePlace(io, cwd), io);
+  const update = await updateSnapshots(result.results, files);
   tell(describeSnapshotUpdate(update, cwd));
   // A case whose every failure was rewritten passes now: the run counts it so.
   const counted = result.results.map((r) =>

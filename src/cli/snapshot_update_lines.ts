@@ -1,24 +1,35 @@
 /**
  * `hooks test --update` at the command line: the scenario files it rewrites (read as
- * configuration files are, replaced as an editor saves) and the lines that say what it changed
- * and what it left to edit by hand, each with its `file:line` and case.
+ * configuration files are, replaced as an editor saves, never through a symlink that leads out
+ * of the allowed directories) and the lines that say what it changed and what it left to edit by
+ * hand, each with its `file:line` and case.
  */
+import { replaceConfinedText } from "../agent/confined_write.ts";
+import type { ConfinedPlace } from "../agent/confined_file.ts";
 import { readConfigFile } from "../config_file.ts";
 import { displayPath } from "../display_path.ts";
-import { replaceFileText } from "../replace_file.ts";
 import { compactJson } from "../testing/jsonc_edit.ts";
 import type {
   ScenarioFileAccess,
   SnapshotPlace,
   SnapshotUpdate,
 } from "../testing/snapshot_update.ts";
+import type { CliIo } from "./command_spec.ts";
+import { shownPaths } from "./write_place.ts";
 
-export const SCENARIO_FILES: ScenarioFileAccess = {
-  read: (file) => readConfigFile(file),
-  write: async (file, text) => {
-    await replaceFileText(file, text);
-  },
-};
+/** The scenario files `--update` reads, and writes inside `place` only. */
+export function scenarioFiles(
+  place: ConfinedPlace,
+  io: Pick<CliIo, "cwd" | "env">,
+): ScenarioFileAccess {
+  return {
+    read: (file) => readConfigFile(file),
+    write: async (file, text) => {
+      const written = await replaceConfinedText(file, text, place, shownPaths(io, file));
+      if (!written.ok) throw new Error(written.reason);
+    },
+  };
+}
 
 /** Characters of a value shown in a change line. */
 const SHOWN_CHARS = 80;

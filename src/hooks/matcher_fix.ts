@@ -12,7 +12,6 @@
 import { applyEdits, type Edit, type Node, parseTree } from "jsonc-parser";
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
-import { replaceFileText } from "../replace_file.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import { jsonPointer } from "./diagnostic.ts";
 import { HOOK_EVENTS, isHookEventName } from "./event_table.ts";
@@ -94,19 +93,27 @@ export type FixFileResult =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Fixes one settings file in place, replaced as an editor saves (`replaceFileText`). A file with
- * nothing to fix is not touched.
+ * Rewrites the file `path` with `text` as an editor saves (replace_file.ts), a symlink's target
+ * for a symlink; answers the file written, or throws why not. The command passes one that
+ * writes only where it may (src/agent/confined_write.ts).
+ */
+export type ReplaceText = (path: string, text: string) => Promise<string>;
+
+/**
+ * Fixes one settings file in place, through `replace`. A file with nothing to fix is not
+ * touched.
  */
 export async function fixSettingsFile(
   path: string,
   profile: CompatProfile,
+  replace: ReplaceText,
 ): Promise<FixFileResult> {
   try {
     // A symlinked settings file stays a symlink: its target is what is rewritten.
     const target = await Deno.realPath(path);
     const { text, fixes } = fixMatchers(await readConfigFile(target), profile);
     if (fixes.length === 0) return { ok: true, fixes, target };
-    return { ok: true, fixes, target: await replaceFileText(target, text) };
+    return { ok: true, fixes, target: await replace(path, text) };
   } catch (error) {
     return { ok: false, message: `Cannot fix "${path}": ${errorMessage(error)}` };
   }

@@ -26,12 +26,23 @@
  *   `.claude/settings.json` is the override (a settings file's text is copied as written, an
  *   object is written as JSON) and `.claude/settings.local.json` is removed; in HOME,
  *   `.claude/settings.json` is removed (a fixture home keeps its other files). So the override is
- *   the whole chain: user, project and local files are all replaced (plugins still load).
+ *   the whole chain: user, project and local files are all replaced (plugins still load). The
+ *   copies keep the project's symlinks, some leading out of it: the override replaces a linked
+ *   settings file's link, never writes through it, and these writes and removals are confined to
+ *   the case's root (src/agent/confined_write.ts), so a `.claude` that is a link leading out is
+ *   an error of the case, not a file written or removed where it leads.
  * - Everything lies under one temporary root, removed by `dispose()`. Hook processes are reaped
  *   by the command runner (process groups); callers wait for them before disposing.
  */
 import { AgentError, errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
+import { displayPath } from "../display_path.ts";
+import type { ConfinedPlace } from "../agent/confined_file.ts";
+import {
+  type ConfinedWrite,
+  removeConfinedEntry,
+  writeConfinedText,
+} from "../agent/confined_write.ts";
 import { copyTree, type CopyTreeOptions } from "./copy_tree.ts";
 import type { SettingsOverride } from "./scenario_file.ts";
 
@@ -149,7 +160,7 @@ export async function createHermeticPlace(request: PlaceRequest): Promise<Hermet
       await copyFixture(tree, tree.what, { leaveOut: [base], copies, ...(skip ? { skip } : {}) });
     }
     if (placement.settings !== undefined) {
-      await applySettingsOverride(placement.settings, cwd, home);
+      await applySettingsOverride(placement.settings, { cwd, home, root });
     }
     const env = hermeticEnv(request.outerEnv, { root, home, tmp }, placement.env);
     return {
@@ -195,8 +206,7 @@ async function makeRoot(scratch: string): Promise<string> {
 
 async function applySettingsOverride(
   settings: SettingsOverride,
-  cwd: string,
-  home: string,
+  { cwd, home, root }: { readonly cwd: string; readonly home: string; readonly root: string },
 ): Promise<void> {
   let text: string;
   if (settings.kind === "file") {
@@ -212,18 +222,27 @@ async function applySettingsOverride(
   } else {
     text = JSON.stringify(settings.settings, null, 2) + "\n";
   }
-  await Deno.mkdir(`${cwd}/.claude`, { recursive: true });
-  await Deno.writeTextFile(`${cwd}/.claude/settings.json`, text);
-  await removeIfPresent(`${cwd}/.claude/settings.local.json`);
-  await removeIfPresent(`${home}/.claude/settings.json`);
+  const place: ConfinedPlace = { cwd: root, roots: [root] };
+  // Messages name paths of the copies as the project's: `.claude`, not the scratch path.
+  const show = (path: string) => displayPath(path, cwd, undefined);
+  const named = (shown: string) => ({ shown, show });
+  const project = `${cwd}/.claude/settings.json`;
+  // A link there is the project's (to a shared file, maybe outside it): replaced, not followed.
+  inCaseRoot(await removeConfinedEntry(project, place, named(".claude/settings.json")));
+  inCaseRoot(await writeConfinedText(project, text, place, named(".claude/settings.json")));
+  const local = `${cwd}/.claude/settings.local.json`;
+  inCaseRoot(await removeConfinedEntry(local, place, named(".claude/settings.local.json")));
+  const user = `${home}/.claude/settings.json`;
+  inCaseRoot(await removeConfinedEntry(user, place, named("$HOME/.claude/settings.json")));
 }
 
-async function removeIfPresent(path: string): Promise<void> {
-  try {
-    await Deno.remove(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
+/** A write or removal in the case's copies that did not happen is an error of the case. */
+function inCaseRoot(result: ConfinedWrite): void {
+  if (result.ok) return;
+  throw new AgentError(
+    result.failure === "refused" ? "PATH_NOT_ALLOWED" : "INPUT_INVALID",
+    `Cannot apply the settings override in the case's copy: ${result.message}`,
+  );
 }
 
 /** One tree copied into the case's place. */

@@ -5,6 +5,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
 import { fixMatchers, fixSettingsFile } from "../../src/hooks/matcher_fix.ts";
+import { replaceFileText } from "../../src/replace_file.ts";
 import { compileMatcher, matches } from "../../src/hooks/matcher.ts";
 import { parseSettingsFile } from "../../src/hooks/settings_file.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
@@ -98,21 +99,25 @@ Deno.test("under --compat claude, llama-agent's own names get Claude Code's adde
 Deno.test("fixing a file writes it in place with its mode; an unchanged file is not written", async () => {
   await withTempProject({ "a/settings.json": { text: BEFORE, mode: 0o640 } }, async (dir) => {
     const path = `${dir}/a/settings.json`;
-    const result = await fixSettingsFile(path, LLAMA);
+    const result = await fixSettingsFile(path, LLAMA, replaceFileText);
     assert(result.ok);
     assertEquals(result.fixes.length, 3);
     assertEquals(await Deno.readTextFile(path), AFTER);
     assertEquals((await Deno.stat(path)).mode! & 0o777, 0o640);
     assertEquals([...Deno.readDirSync(`${dir}/a`)].map((e) => e.name), ["settings.json"]);
     const modified = (await Deno.stat(path)).mtime;
-    const again = await fixSettingsFile(path, LLAMA);
+    const again = await fixSettingsFile(path, LLAMA, replaceFileText);
     assertEquals(again, { ok: true, fixes: [], target: path });
     assertEquals((await Deno.stat(path)).mtime, modified);
   });
 });
 
 Deno.test("a file that cannot be read is an error naming it", async () => {
-  const result = await fixSettingsFile("/nonexistent-llama-agent/settings.json", LLAMA);
+  const result = await fixSettingsFile(
+    "/nonexistent-llama-agent/settings.json",
+    LLAMA,
+    replaceFileText,
+  );
   assert(!result.ok);
   assert(result.message.startsWith('Cannot fix "/nonexistent-llama-agent/settings.json": '));
 });
@@ -159,7 +164,7 @@ Deno.test("a symlinked settings file is fixed in its target, which the result na
   await withTempProject({ "dotfiles/settings.json": BEFORE, "a/.keep": "" }, async (dir) => {
     const link = `${dir}/a/settings.json`;
     await Deno.symlink(`${dir}/dotfiles/settings.json`, link);
-    const result = await fixSettingsFile(link, LLAMA);
+    const result = await fixSettingsFile(link, LLAMA, replaceFileText);
     assert(result.ok);
     assertEquals(result.target, `${dir}/dotfiles/settings.json`);
     assert((await Deno.lstat(link)).isSymlink, "the link stays a link");
