@@ -55,7 +55,9 @@ export interface AgentConfig {
   readonly newPromptId?: () => string;
   /**
    * The whole environment of shell tool commands run on the agent's machine (clients without
-   * `terminal`); the agent's own when absent (`hooks test` passes its hermetic one).
+   * `terminal`) and of MCP servers, and where a client terminal's env-file `$NAME`s are looked
+   * up; the agent's own when absent (`hooks test` passes its hermetic one, `acp` its own without
+   * the endpoint key's variable).
    */
   readonly shellEnv?: Readonly<Record<string, string>>;
   /**

@@ -56,7 +56,7 @@ export function toolSetFor(
     },
   };
   const shell: ShellRunner = capabilities.terminal
-    ? new ClientShellRunner({ sessionId: session.id, request })
+    ? new ClientShellRunner({ sessionId: session.id, request, env: config.shellEnv })
     : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
   return {
     definitions: session.toolKit.definitions(),

@@ -34,6 +34,11 @@ export interface ClientShellRunnerOptions {
   readonly sessionId: string;
   readonly request: ClientRequest;
   readonly outputByteLimit?: number;
+  /**
+   * Where a `$NAME` in the session's env-file variables is looked up: the environment the agent
+   * gives the processes it starts (the endpoint's key left out); its own when absent.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export class ClientShellRunner implements ShellRunner {
@@ -55,7 +60,7 @@ export class ClientShellRunner implements ShellRunner {
           command: "/bin/sh",
           args: ["-c", run.command],
           cwd: run.cwd,
-          ...terminalEnv(run),
+          ...terminalEnv(run, this.options.env),
           outputByteLimit: this.options.outputByteLimit ?? DEFAULT_SHELL_OUTPUT_CAP_BYTES,
         }),
       );
@@ -138,12 +143,18 @@ export class ClientShellRunner implements ShellRunner {
 
 /**
  * The session's env-file variables, for `terminal/create`: the client sets them over its own
- * environment. A `$NAME` in them is read from the agent's environment, which the client's is not
- * known to differ from (the editor started the agent).
+ * environment. A `$NAME` in them is read from the agent's environment for child processes
+ * (`env`), which the client's is not known to differ from (the editor started the agent).
  */
-function terminalEnv(run: ShellRunRequest): { env?: { name: string; value: string }[] } {
+function terminalEnv(
+  run: ShellRunRequest,
+  env: Readonly<Record<string, string>> | undefined,
+): { env?: { name: string; value: string }[] } {
   if (!run.sessionEnv?.length) return {};
-  const set = resolveEnvAssignments(run.sessionEnv, (name) => Deno.env.get(name));
+  const lookup = env === undefined
+    ? (name: string) => Deno.env.get(name)
+    : (name: string) => Object.hasOwn(env, name) ? env[name] : undefined;
+  const set = resolveEnvAssignments(run.sessionEnv, lookup);
   return { env: [...set].map(([name, value]) => ({ name, value })) };
 }
 

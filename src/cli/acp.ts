@@ -19,6 +19,7 @@ import {
 } from "./acp_model_flags.ts";
 import { acpModelCatalog } from "./acp_model_catalog.ts";
 import { createAgentApp } from "../acp/agent_app.ts";
+import { childEnvironment } from "../acp/child_environment.ts";
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../acp/stdio_stream.ts";
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
@@ -256,6 +257,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   for (const flag of unusedWithEndpoint(modelFlags)) {
     log(`${flag} is for a model in this process; the server at --endpoint decides its own`);
   }
+  // The key is the agent's: what it starts for others (hooks, commands, MCP servers) lacks it.
+  const childEnv = childEnvironment(
+    modelSetup.setup.kind === "endpoint" && modelFlags.apiKeyEnv !== undefined
+      ? [modelFlags.apiKeyEnv]
+      : [],
+  );
   const loaderDeps = { env: io.env, progress, log };
   const models = createModelProvider(modelLoaderOf(modelSetup.setup, modelFlags, loaderDeps));
   models.warmUp();
@@ -279,8 +286,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     },
     // prompt and agent hooks are answered by the model the agent started with (whatever model a
     // session switched to), in contexts of their own.
+    shellEnv: childEnv,
     hookRunner: (roots) =>
       createHandlerRunner({
+        ...(childEnv === undefined ? {} : { baseEnv: childEnv }),
         evaluator: createModelEvaluator({ models, roots, log }),
         // A cancel answers once the hooks' groups are gone; as for the shell tool, a quarter
         // second between SIGTERM and SIGKILL keeps that within what an editor waits for.

@@ -167,3 +167,32 @@ Deno.test("an already aborted signal sends nothing to the client", async () => {
   assertEquals(result.kind, "cancelled");
   assertEquals(client.calls, []);
 });
+
+Deno.test("a client terminal's env-file $NAME is looked up in the environment the runner is given, not the agent's own", async () => {
+  const client = fakeClient({
+    "terminal/create": () => ({ terminalId: "term-1" }),
+    "terminal/wait_for_exit": () => ({ exitCode: 0, signal: null }),
+    "terminal/output": () => ({ output: "", truncated: false }),
+    "terminal/release": () => null,
+  });
+  // PATH is set in the agent's own environment; the runner's lacks it, as it lacks a key.
+  const runner = new ClientShellRunner({
+    sessionId: "s1",
+    request: client.request,
+    env: { GREETING: "hi" },
+  });
+  await runner.run({
+    command: "true",
+    cwd: "/proj",
+    timeoutMs: 10_000,
+    sessionEnv: [
+      { name: "A", value: [{ kind: "variable", name: "GREETING" }] },
+      { name: "B", value: [{ kind: "text", text: "[" }, { kind: "variable", name: "PATH" }] },
+    ],
+  });
+  const create = client.calls.find((call) => call.method === "terminal/create");
+  assertEquals((create?.params as { env?: unknown }).env, [
+    { name: "A", value: "hi" },
+    { name: "B", value: "[" },
+  ]);
+});
