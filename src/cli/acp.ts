@@ -284,9 +284,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       startTimeoutMs: seconds(numbers["mcp-start-timeout"]),
       callTimeoutMs: seconds(numbers["mcp-call-timeout"]),
     },
+    shellEnv: childEnv,
     // prompt and agent hooks are answered by the model the agent started with (whatever model a
     // session switched to), in contexts of their own.
-    shellEnv: childEnv,
     hookRunner: (roots) =>
       createHandlerRunner({
         ...(childEnv === undefined ? {} : { baseEnv: childEnv }),
