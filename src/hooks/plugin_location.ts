@@ -16,7 +16,11 @@ export interface PluginLocation {
   readonly id: string;
   /** The plugin's name (its `plugin.json` `name`, else the id before `@`). */
   readonly name: string;
-  /** The directory its hooks see as `CLAUDE_PLUGIN_ROOT`; `hooks/hooks.json` lies under it. */
+  /**
+   * The directory its hooks see as `CLAUDE_PLUGIN_ROOT`; `hooks/hooks.json` lies under it, links
+   * followed (plugin_containment.ts). A local marketplace's plugin has its real path here, the
+   * one found inside the marketplace, so its scripts run from where the check looked.
+   */
   readonly root: string;
   /** `CLAUDE_PLUGIN_DATA`: `$HOME/.claude/plugins/data/<name>-<marketplace|inline>`, created. */
   readonly dataDir: string;
