@@ -12,7 +12,11 @@
  *   latest; elsewhere (a log) the runs follow one another. Each run ends with one line:
  *   `3 passed, 1 failed · watching 12 files · Ctrl-C to stop`.
  * - Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the watch; a run it interrupts stops too (it gets the
- *   signal). The exit code is the last run's.
+ *   signal). The exit code is the last run's. The loop stops listening at the first, as a plain
+ *   run does, so a second Ctrl-C ends the program at once whatever the first is waiting for.
+ * - Nothing the loop waits on opens a watched file: a FIFO put in place of a scenario is an
+ *   invalid file of the next run (the watcher reports names only, see scenario_watcher.ts, and
+ *   discovery and loading tell it by its type).
  */
 import { relative } from "node:path";
 import type { CliIo } from "./command_spec.ts";
@@ -57,14 +61,22 @@ export const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 /** Runs until Ctrl-C (or `signal`); answers the exit code of the last run. */
 export async function watchLoop(options: WatchLoopOptions): Promise<number> {
   const stop = new AbortController();
-  const unlisten = options.io.onTermination(() => stop.abort());
+  let listening = true;
+  const stopListening = () => {
+    if (listening) unlisten();
+    listening = false;
+  };
+  const unlisten = options.io.onTermination(() => {
+    stop.abort();
+    stopListening();
+  });
   const signal = options.signal === undefined
     ? stop.signal
     : AbortSignal.any([stop.signal, options.signal]);
   try {
     return await watchUntilStopped(options, signal);
   } finally {
-    unlisten();
+    stopListening();
   }
 }
 

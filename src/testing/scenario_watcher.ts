@@ -16,8 +16,13 @@
  *   queue overflowed), every scenario file is rerun.
  * - The watchers are closed when the signal aborts or `close()` is called, and `next()` answers
  *   undefined from then on.
+ * - On Linux the directories are watched with inotify (inotify_watch.ts), which never opens what
+ *   changed: `Deno.watchFs` opens each changed path, and a FIFO put in a watched directory makes
+ *   it wait for good, taking the next watch call, Ctrl-C and all, with it. Elsewhere
+ *   `Deno.watchFs` is what there is.
  */
 import { dirname } from "node:path";
+import { watchDirectories } from "./inotify_watch.ts";
 import {
   type AffectedScenarios,
   affectedScenarios,
@@ -82,9 +87,13 @@ export async function openScenarioWatcher(
     if (closed || sameRoots(wanted, roots)) return;
     // The new watchers start before the old ones stop, so no change falls between them.
     const opened = [
-      ...openWatches(wanted.recursive, true, onEvent),
-      ...openWatches(wanted.flat, false, onEvent),
+      ...await openWatches(wanted.recursive, true, onEvent),
+      ...await openWatches(wanted.flat, false, onEvent),
     ];
+    if (closed) {
+      await Promise.all(opened.map(stop));
+      return;
+    }
     const old = open;
     open = opened;
     roots = wanted;
@@ -145,27 +154,37 @@ export async function openScenarioWatcher(
 }
 
 interface OpenWatch {
-  readonly watcher: Deno.FsWatcher;
-  /** Ends when the watcher is closed. */
-  readonly reading: Promise<void>;
+  /** Settles once no event can come any more. */
+  close(): Promise<void>;
 }
 
-function openWatches(
+async function openWatches(
   paths: readonly string[],
   recursive: boolean,
   onEvent: (event: Deno.FsEvent) => void,
-): OpenWatch[] {
+): Promise<OpenWatch[]> {
   if (paths.length === 0) return [];
-  const start = (watcher: Deno.FsWatcher): OpenWatch => ({
-    watcher,
-    reading: (async () => {
+  const watched = await watchDirectories(paths, recursive, onEvent);
+  if (watched !== undefined) return [watched];
+  const start = (watcher: Deno.FsWatcher): OpenWatch => {
+    const reading = (async () => {
       try {
         for await (const event of watcher) onEvent(event);
       } catch {
         // Closed while reading: the watch is over.
       }
-    })(),
-  });
+    })();
+    return {
+      close: async () => {
+        try {
+          watcher.close();
+        } catch {
+          // Already closed.
+        }
+        await reading;
+      },
+    };
+  };
   try {
     return [start(Deno.watchFs([...paths], { recursive }))];
   } catch {
@@ -180,13 +199,8 @@ function openWatches(
   }
 }
 
-async function stop({ watcher, reading }: OpenWatch): Promise<void> {
-  try {
-    watcher.close();
-  } catch {
-    // Already closed.
-  }
-  await reading;
+function stop(watch: OpenWatch): Promise<void> {
+  return watch.close();
 }
 
 /** The directories to watch for `inputs`, each once, none inside a recursive one. */

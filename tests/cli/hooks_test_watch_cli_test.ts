@@ -1,12 +1,31 @@
 /**
  * `hooks test --watch` through the real launcher, with real file changes: it runs the suite,
  * reruns it when the settings file changes (here: the guard removed, so the case fails), and
- * Ctrl-C ends it with the last run's exit code. Program-facing reporters are refused.
+ * Ctrl-C ends it with the last run's exit code. A scenario replaced by a FIFO is an invalid file
+ * of the rerun, and Ctrl-C still ends the watch at once, leaving no process behind.
+ * Program-facing reporters are refused.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { spawnLauncher, withTempProject } from "../helpers/run_cli.ts";
 import { within } from "../helpers/within.ts";
-import { DENIES_RM, GUARD, hooksTest, scenario, SETTINGS } from "./hooks_test_fixture.ts";
+import { waitUntil } from "../helpers/wait_until.ts";
+import { makeFifo, releaseFifo } from "../hooks/special_files.ts";
+import {
+  childrenOf,
+  killAll,
+  MARK_VARIABLE,
+  processesMarked,
+  type ProcessInfo,
+  stillRunning,
+} from "../e2e/marked_processes.ts";
+import {
+  ALLOWS_LS,
+  DENIES_RM,
+  GUARD,
+  hooksTest,
+  scenario,
+  SETTINGS,
+} from "./hooks_test_fixture.ts";
 
 const PROJECT = {
   "home/tmp/.keep": "",
@@ -87,4 +106,109 @@ Deno.test("--watch refuses a reporter whose output a program reads", async () =>
       '--watch is for a terminal: use the default or github reporter, not "junit"\n',
     );
   });
+});
+
+/** How a scenario file is swapped for a FIFO, and how the watch was started. */
+interface FifoSwap {
+  readonly args: readonly string[];
+  readonly swap: (file: string) => Promise<void>;
+}
+
+/** Ctrl-C has this long to end the watch: it takes a fraction of a second. */
+const PROMPT_EXIT_MS = 5_000;
+
+/**
+ * Starts the watch, swaps `.claude/hooks-tests/guard.test.jsonc` for a FIFO, waits for the
+ * rerun, sends SIGINT: the rerun names the FIFO, the watch ends at once with the rerun's code
+ * (2), and nothing it started outlives it.
+ */
+async function fifoSwapEndsCleanly({ args, swap }: FifoSwap): Promise<void> {
+  await withTempProject({
+    ...PROJECT,
+    "project/.claude/hooks-tests/other.test.jsonc": scenario([ALLOWS_LS]),
+  }, async (dir) => {
+    const mark = crypto.randomUUID();
+    const file = `${dir}/project/.claude/hooks-tests/guard.test.jsonc`;
+    const child = await spawnLauncher(["hooks", "test", "--watch", ...args], {
+      cwd: `${dir}/project`,
+      home: `${dir}/home`,
+      env: { TMPDIR: `${dir}/home/tmp`, [MARK_VARIABLE]: mark },
+    });
+    const out = summaries(child.stdout);
+    const errors = new Response(child.stderr).text();
+    let started: ProcessInfo[] = [];
+    let status: Deno.CommandStatus | undefined;
+    let exitMs = Infinity;
+    try {
+      assertEquals(await within(out.reach(1).then(() => true), 30_000), true, "the first run ends");
+      await swap(file);
+      assertEquals(
+        await within(out.reach(2).then(() => true), 30_000),
+        true,
+        `the swap reruns the file; so far:\n${out.text()}`,
+      );
+      // What the watch started: the orphan guard (its child), and anything carrying the mark.
+      started = [...await childrenOf(child.pid), ...await processesMarked(mark)];
+    } finally {
+      const sent = performance.now();
+      child.kill("SIGINT");
+      status = await within(child.status, 30_000);
+      exitMs = performance.now() - sent;
+      if (status === undefined) child.kill("SIGKILL");
+      // A reader stuck opening the FIFO (the defect) is let go, whatever happened.
+      try {
+        releaseFifo(file);
+      } catch {
+        // Not there: the swap did not happen.
+      }
+    }
+    try {
+      assert(status !== undefined, "SIGINT ends the watch");
+      assert(exitMs < PROMPT_EXIT_MS, `the watch took ${Math.round(exitMs)} ms to end`);
+      await out.done;
+      const rerun = out.text().split(SUMMARY_END)[1]!;
+      assertStringIncludes(
+        rerun,
+        "  .claude/hooks-tests/guard.test.jsonc:1:1: Cannot read scenario " +
+          '".claude/hooks-tests/guard.test.jsonc": it is a FIFO, not a regular file\n',
+      );
+      assertStringIncludes(rerun, "0 passed, 0 failed, 1 invalid file · watching");
+      assertEquals([status.code, await errors], [2, ""]);
+      await waitUntil(
+        async () => (await stillRunning(started)).length === 0,
+        "the processes the watch started to end",
+        10_000,
+      );
+    } finally {
+      await killAll(await stillRunning(started));
+    }
+  });
+}
+
+Deno.test({
+  name:
+    "--watch: a FIFO renamed over a scenario is an invalid file of the rerun, and Ctrl-C ends the watch at once",
+  ignore: Deno.build.os !== "linux",
+  fn: () =>
+    fifoSwapEndsCleanly({
+      args: [],
+      swap: async (file) => {
+        await makeFifo(`${file}.swap`);
+        await Deno.rename(`${file}.swap`, file);
+      },
+    }),
+});
+
+Deno.test({
+  name:
+    "--watch of a named scenario: replaced by a FIFO, it is an invalid file of the rerun, and Ctrl-C ends the watch at once",
+  ignore: Deno.build.os !== "linux",
+  fn: () =>
+    fifoSwapEndsCleanly({
+      args: [".claude/hooks-tests/guard.test.jsonc"],
+      swap: async (file) => {
+        await Deno.remove(file);
+        await makeFifo(file);
+      },
+    }),
 });

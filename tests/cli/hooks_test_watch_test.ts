@@ -154,13 +154,15 @@ Deno.test("off a terminal runs follow one another, nothing cleared", async () =>
   });
 });
 
-Deno.test("Ctrl-C stops the watch with the exit code of the last run", async () => {
+Deno.test("Ctrl-C stops the watch with the exit code of the last run; a second one is not held", async () => {
   const run = { exitCode: 1, passed: 0, failed: 2, errors: 0 };
   await withWatch({ run }, async ({ nextRun, ctrlC, stop, ended }) => {
     await nextRun();
     const handler = ctrlC();
     assert(handler !== undefined, "the loop listens for Ctrl-C");
     handler();
+    // At once, whatever the loop still waits for: a second Ctrl-C ends the program.
+    assertEquals(ctrlC(), undefined, "the loop stopped listening at the first Ctrl-C");
     // The loop ends by Ctrl-C alone, before anything else stops it.
     assertEquals(await within(ended, WATCH_WAIT_MS), 1);
     assertEquals(await stop(), 1);

@@ -6,6 +6,7 @@ import {
   watchRoots,
 } from "../../src/testing/scenario_watcher.ts";
 import { collectWatchInputs, type WatchInputs } from "../../src/testing/watch_inputs.ts";
+import { makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import { withFiles } from "./scenario_files.ts";
 import { WATCH_PROJECT, WATCH_WAIT_MS } from "./watch_project.ts";
 
@@ -101,4 +102,29 @@ Deno.test("only the directories involved are watched, never the whole repository
       flat: [dir, `${dir}/.claude`, `${dir}/.claude/hooks`],
     });
   });
+});
+
+Deno.test({
+  name: "a FIFO renamed over a scenario file is handed out by name, and the watch goes on",
+  // Linux: inotify. Deno.watchFs, used elsewhere, opens what changed and waits on a FIFO.
+  ignore: Deno.build.os !== "linux",
+  ...STRICT,
+  fn: () =>
+    withWatcher(async (dir, watcher) => {
+      const tests = `${dir}/.claude/hooks-tests`;
+      try {
+        await makeFifo(`${tests}/swap`);
+        await Deno.rename(`${tests}/swap`, `${tests}/guard.test.jsonc`);
+        const batch = await within(watcher.next(), WATCH_WAIT_MS);
+        assertEquals(batch?.files, [`${tests}/guard.test.jsonc`]);
+        assertEquals(batch?.rediscover, true);
+        // Later changes are still seen: nothing waits on the FIFO.
+        await Deno.writeTextFile(`${dir}/log.sh`, "exit 1\n");
+        const after = await within(watcher.next(), WATCH_WAIT_MS);
+        assertEquals(after?.files, [`${tests}/stop.test.jsonc`]);
+      } finally {
+        // A reader stuck opening it would hold this process for good: let it go.
+        releaseFifo(`${tests}/guard.test.jsonc`);
+      }
+    }),
 });
