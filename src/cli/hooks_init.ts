@@ -28,8 +28,10 @@ const spec: CommandSpec = {
     "what to change. Hooks of $HOME/.claude/settings.json are left out (hooks test runs with\n" +
     "an empty HOME); prompt, agent and http hooks get a comment instead of a case of their\n" +
     "own (http hooks are still sent their requests where other cases match them).\n" +
+    "The file is written only inside the launch directory, $HOME and the project, never\n" +
+    "through a symlink that leads out of them.\n" +
     "Exit codes: 0 written; 2 nothing to test (no hook fires here), the file exists (use\n" +
-    "--force), or a usage error.",
+    "--force), the path leads out through a symlink, or a usage error.",
   flags: [
     { ...CWD_FLAG, description: "The project whose hooks the suite tests (default: .)" },
     COMPAT_FLAG,

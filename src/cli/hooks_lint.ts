@@ -43,7 +43,8 @@ const spec: CommandSpec = {
     '"Bash|shell", which match in both Claude Code and llama-agent, keeping comments and\n' +
     "formatting, in every file of the chain that holds such a matcher: that includes\n" +
     "$HOME/.claude/settings.json, which every project's sessions read (a symlinked file's\n" +
-    "target is rewritten, and named). It fixes settings files only, never a plugin's files.\n" +
+    "target is rewritten, and named, when it lies in the launch directory, $HOME or the\n" +
+    "project). It fixes settings files only, never a plugin's files.\n" +
     "Exits 1 when there is at least one error, else 0.",
   flags: [
     CWD_FLAG,
