@@ -5,7 +5,8 @@
  *
  * What can be checked without loading is checked here, so that a wrong flag exits at once with
  * a message instead of failing every prompt: a model file's readability and format, the URL's
- * form, and that the key's variable is set. Whether the server answers is learnt on loading,
+ * form, that the key's variable is set, and that the key and `OPENAI_CUSTOM_HEADERS` can go in
+ * a header (a line break cannot). Whether the server answers is learnt on loading,
  * in the background, as a model file's load is.
  */
 import type { CliIo } from "./command_spec.ts";
@@ -19,7 +20,8 @@ import {
   openModel,
   parseModelSource,
 } from "../model/model_source.ts";
-import { apiKeyEnvProblem } from "../model/endpoint_key.ts";
+import { apiKeyEnvProblem, customHeadersProblem } from "../model/endpoint_key.ts";
+import { endpointUrlProblem } from "../model/endpoint_url.ts";
 import type { EndpointOptions } from "../model/openai_model.ts";
 
 export interface ModelFlags {
@@ -69,6 +71,8 @@ export async function modelSetupOf(
     ? undefined
     : apiKeyEnvProblem(flags.apiKeyEnv, io.env);
   if (keyProblem !== undefined) return { ok: false, message: `${keyAt} ${keyProblem}` };
+  const headersProblem = customHeadersProblem(io.env);
+  if (headersProblem !== undefined) return { ok: false, message: headersProblem };
   return {
     ok: true,
     setup: {
@@ -82,27 +86,6 @@ export async function modelSetupOf(
       },
     },
   };
-}
-
-function endpointUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `takes a URL such as http://localhost:11434/v1, got "${value}"`;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `takes an http:// or https:// URL, got "${value}"`;
-  }
-  if (url.search !== "" || url.hash !== "") {
-    return "must be the server's base URL, without a ?query or #fragment (a key goes in a " +
-      "variable: --api-key-env VAR)";
-  }
-  if (url.username !== "" || url.password !== "") {
-    return "must not carry a user or password: put the key in a variable and pass " +
-      "--api-key-env VAR";
-  }
-  return undefined;
 }
 
 /** Flags that mean nothing to a model on a server, so the user learns they were not used. */

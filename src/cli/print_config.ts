@@ -2,11 +2,13 @@
  * `acp --print-config`: every setting's effective value and where it came from, one aligned line
  * each, after a line saying which config file was looked for. It answers "why does the agent do
  * that?" without starting anything. The API key is never shown: only the name of the variable
- * that holds it, and whether that variable is set.
+ * that holds it, and whether that variable is set. Nor is what an endpoint URL carries (a
+ * password, a query): it is shown as `***`, with the reason `acp` refuses such a URL.
  */
 import type { CliIo, FlagSpec } from "./command_spec.ts";
 import type { AcpSettings, Setting, SettingSource } from "./acp_settings.ts";
 import { isVariableName } from "../model/endpoint_key.ts";
+import { endpointUrlProblem, shownEndpoint } from "../model/endpoint_url.ts";
 
 export const PRINT_CONFIG_FLAG: FlagSpec = {
   name: "print-config",
@@ -59,11 +61,20 @@ function shownValue(setting: Setting, options: PrintConfigOptions): string {
   if (value === undefined) return defaultWords(spec.flag, options.defaults);
   if (typeof value === "boolean") return String(value);
   if (typeof value !== "string") return value.length === 0 ? "(none)" : value.join(", ");
+  if (spec.flag.name === "endpoint") return endpointWords(value);
   if (!NAMES_A_SECRET.has(spec.flag.name)) return value;
   // Something that is no variable name may be the key itself, pasted in the wrong place.
   if (!isVariableName(value)) return "(hidden: not a variable name)";
   const set = options.env(value);
   return `${value} (${set !== undefined && set !== "" ? "set" : "not set"})`;
+}
+
+/** An endpoint without what it may carry, and why `acp` refuses it when it does. */
+function endpointWords(value: string): string {
+  const problem = endpointUrlProblem(value);
+  return problem === undefined
+    ? value
+    : `${shownEndpoint(value)} (refused by acp: --endpoint ${problem})`;
 }
 
 function defaultWords(

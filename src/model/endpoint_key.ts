@@ -1,7 +1,15 @@
 /**
  * The endpoint's API key is named, never given: a variable's name, checked before anything is
  * sent. Apart from the OpenAI backend so that checking flags does not load the `openai` client.
+ *
+ * What goes into a header is checked too: a value with a line break or another control
+ * character is refused by `fetch`, whose error quotes the whole value, key and all. So such a
+ * value stops the agent at start, with a message that names where it came from and never
+ * repeats it.
  */
+
+/** The variable whose `Name: value` lines the `openai` client adds to every request. */
+export const CUSTOM_HEADERS_VARIABLE = "OPENAI_CUSTOM_HEADERS";
 
 /** Whether `text` can be an environment variable's name (what a pasted key is not). */
 export function isVariableName(text: string): boolean {
@@ -9,9 +17,28 @@ export function isVariableName(text: string): boolean {
 }
 
 /**
+ * Why `value` cannot be sent in an HTTP header, as words that follow its name ("$KEY holds a
+ * line break: ..."); undefined when it can. Only visible ASCII and spaces are taken: a control
+ * character is refused by `fetch`, and a key has no other.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const bad = /[^\x20-\x7e]/.exec(value);
+  if (bad === null) return undefined;
+  const code = bad[0].charCodeAt(0);
+  const where = bad.index === value.length - 1 ? "at its end" : `at character ${bad.index + 1}`;
+  if (code === 0x0a || code === 0x0d) {
+    return `holds a line break ${where} (was it pasted with its newline?): remove it and ` +
+      "export the value again";
+  }
+  return code < 0x20 || code === 0x7f
+    ? `holds a control character ${where}: remove it and export the value again`
+    : `holds a character that is not ASCII ${where}, which a header cannot carry: check the value`;
+}
+
+/**
  * Why the variable `apiKeyEnv` cannot give the key, as words that follow where it was named
- * ("--api-key-env names $X, which is not set: ..."); undefined when it can. What is no variable
- * name is never repeated: it may be the key itself.
+ * ("--api-key-env names $X, which is not set: ..."); undefined when it can. Neither what is no
+ * variable name (it may be the key itself) nor the variable's value is ever repeated.
  */
 export function apiKeyEnvProblem(
   apiKeyEnv: string,
@@ -21,9 +48,57 @@ export function apiKeyEnvProblem(
     return "takes a variable's name, and what it was given is none (was the key itself " +
       "pasted? export the key in a variable and name the variable)";
   }
-  if (!env(apiKeyEnv)) {
+  const key = env(apiKeyEnv);
+  if (!key) {
     return `names $${apiKeyEnv}, which is not set: export the key in it, or leave ` +
       "--api-key-env out for a server that needs none";
   }
+  const problem = headerValueProblem(key);
+  return problem === undefined ? undefined : `names $${apiKeyEnv}, whose value ${problem}`;
+}
+
+/**
+ * The headers `OPENAI_CUSTOM_HEADERS` adds, read as the `openai` client reads them: one
+ * `Name: value` per line, both trimmed; a line without a colon is skipped.
+ */
+export function customHeaders(
+  env: (name: string) => string | undefined,
+): { readonly name: string; readonly value: string }[] {
+  const text = env(CUSTOM_HEADERS_VARIABLE)?.trim();
+  if (!text) return [];
+  return text.split("\n").flatMap((line) => {
+    const colon = line.indexOf(":");
+    return colon < 0
+      ? []
+      : [{ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() }];
+  });
+}
+
+/** Why a header of `OPENAI_CUSTOM_HEADERS` cannot be sent; undefined when all can. */
+export function customHeadersProblem(
+  env: (name: string) => string | undefined,
+): string | undefined {
+  for (const { name, value } of customHeaders(env)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      return `${CUSTOM_HEADERS_VARIABLE} has a line whose header name is not one (a name is ` +
+        'letters, digits and "-" before the ":"): fix that line';
+    }
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) {
+      return `${CUSTOM_HEADERS_VARIABLE}: the value of header "${name}" ${problem}`;
+    }
+  }
   return undefined;
+}
+
+/**
+ * The values that must never be shown: the key and every custom header's value. The agent
+ * writes each one as `[redacted]` wherever a server repeats it (secret_redactor.ts).
+ */
+export function endpointSecrets(
+  apiKeyEnv: string | undefined,
+  env: (name: string) => string | undefined,
+): string[] {
+  const key = apiKeyEnv === undefined ? undefined : env(apiKeyEnv);
+  return [...(key ? [key] : []), ...customHeaders(env).map((header) => header.value)];
 }

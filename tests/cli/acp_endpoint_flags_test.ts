@@ -50,3 +50,35 @@ Deno.test("acp --api-key-env without --endpoint is a mistake worth saying", asyn
   assertEquals(result.code, 2);
   assertStringIncludes(result.stderr, "--api-key-env is for --endpoint");
 });
+
+Deno.test("acp --api-key-env naming a key with a line break exits 2 naming the variable, never the key", async () => {
+  const key = "sk-pasted-0123456789";
+  for (
+    const [value, said] of [
+      [`${key}\n`, "holds a line break at its end (was it pasted with its newline?)"],
+      [`${key}\r\nsk-second-line`, "holds a line break at character 21"],
+      [`${key}\x07`, "holds a control character at its end"],
+    ]
+  ) {
+    const result = await acp(
+      ["--endpoint", "http://127.0.0.1:9/v1", "--api-key-env", "MY_KEY"],
+      { MY_KEY: value! },
+    );
+    assertEquals(result.code, 2, result.stderr);
+    assertEquals(result.stdout, "");
+    assertStringIncludes(result.stderr, `--api-key-env names $MY_KEY, whose value ${said}`);
+    assertEquals(result.stderr.includes("sk-"), false, result.stderr);
+  }
+});
+
+Deno.test("acp with an OPENAI_CUSTOM_HEADERS value a header cannot carry exits 2, never showing it", async () => {
+  const result = await acp(["--endpoint", "http://127.0.0.1:9/v1"], {
+    OPENAI_CUSTOM_HEADERS: "api-key: secret-value\r-0123456789\nx-other: fine",
+  });
+  assertEquals(result.code, 2, result.stderr);
+  assertStringIncludes(
+    result.stderr,
+    'OPENAI_CUSTOM_HEADERS: the value of header "api-key" holds a line break at character 13',
+  );
+  assertEquals(result.stderr.includes("secret-value"), false, result.stderr);
+});

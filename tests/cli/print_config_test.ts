@@ -238,3 +238,55 @@ Deno.test("a config file under an XDG_CONFIG_HOME outside the home directory is 
     assertEquals(lineOf(result.stdout, "ctx-size").value, "3072");
   });
 });
+
+Deno.test("--print-config hides a password in the endpoint URL, from a flag, a variable or the file, and says acp refuses it", async () => {
+  const secrets = ["sk-flag-secret", "sk-env-secret", "sk-query-secret", "sk-file-secret"];
+  await withHomeAndWork({
+    [`home/${CONFIG}`]: '{ "endpoint": "https://me:sk-file-secret@models.example/v1" }',
+  }, async ({ home, work }) => {
+    const fromFlag = await runCli(
+      ["acp", "--print-config", "--endpoint", "https://me:sk-flag-secret@models.example/v1"],
+      { cwd: work, home },
+    );
+    const fromEnv = await runCli(["acp", "--print-config"], {
+      cwd: work,
+      home,
+      env: { LLAMA_AGENT_ENDPOINT: "https://sk-env-secret@models.example/v1?key=sk-query-secret" },
+    });
+    const fromFile = await runCli(["acp", "--print-config"], { cwd: work, home });
+    const refused = "(refused by acp: --endpoint must not carry a user or password";
+    for (
+      const [run, value, source] of [
+        [fromFlag, `https://***@models.example/v1 ${refused}`, "flag"],
+        [
+          fromEnv,
+          "https://***@models.example/v1?*** (refused by acp: --endpoint must be the " +
+          "server's base URL, without a ?query or #fragment",
+          "env LLAMA_AGENT_ENDPOINT",
+        ],
+        [fromFile, `https://***@models.example/v1 ${refused}`, `file ${home}/${CONFIG}:1`],
+      ] as const
+    ) {
+      assertEquals(run.code, 0, run.stderr);
+      const line = lineOf(run.stdout, "endpoint");
+      assert(line.value.startsWith(value), line.value);
+      assertEquals(line.source, source);
+      for (const secret of secrets) {
+        assert(!run.stdout.includes(secret) && !run.stderr.includes(secret), run.stdout);
+      }
+    }
+  });
+});
+
+Deno.test("--print-config shows an endpoint acp takes as it is", async () => {
+  await withHomeAndWork({}, async ({ home, work }) => {
+    const result = await runCli(
+      ["acp", "--print-config", "--endpoint", "http://localhost:11434/v1"],
+      { cwd: work, home },
+    );
+    assertEquals(lineOf(result.stdout, "endpoint"), {
+      value: "http://localhost:11434/v1",
+      source: "flag",
+    });
+  });
+});
