@@ -117,6 +117,10 @@ async function runModelLoop(
     }
     if (result) {
       turn.count(result, round === 0);
+      if (result.notice !== undefined) {
+        session.log(result.notice);
+        session.notice(result.notice);
+      }
       if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
     }
     if (!result) stop = "max_tokens";

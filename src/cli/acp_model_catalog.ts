@@ -14,7 +14,6 @@ import {
 } from "../acp/model_catalog.ts";
 import type { ModelProvider } from "../acp/model_provider.ts";
 import { modelCacheDir } from "../model/model_source.ts";
-import type OpenAI from "openai";
 import type * as OpenAiBackend from "../model/openai_model.ts";
 import {
   type LoaderDeps,
@@ -85,21 +84,22 @@ function defaultChoiceOf(setup: ModelSetup, flags: ModelFlags): ModelChoice {
 function endpointLister(setup: Extract<ModelSetup, { kind: "endpoint" }>): ModelLister {
   const { endpoint } = setup;
   // Loaded with the first listing (the `openai` client), and one client for every listing.
-  let connected: Promise<{ openai: typeof OpenAiBackend; client: OpenAI }> | undefined;
+  let connected:
+    | Promise<{ openai: typeof OpenAiBackend; connection: OpenAiBackend.EndpointConnection }>
+    | undefined;
   const connect = () =>
     connected ??= import("../model/openai_model.ts").then((openai) => ({
       openai,
-      client: openai.endpointClient(endpoint),
+      connection: openai.connectEndpoint(endpoint),
     }));
   return async () => {
-    const { openai, client } = await connect();
+    const { openai, connection } = await connect();
     // A menu must not wait on a server that is down: no retries, and a request that is dropped
     // when the catalog stops waiting for it.
-    const listed = await openai.listEndpointModels(
-      client,
-      { baseUrl: endpoint.baseUrl, apiKeyEnv: endpoint.apiKeyEnv },
-      { retries: 0, signal: AbortSignal.timeout(ENDPOINT_LIST_TIMEOUT_MS) },
-    );
+    const listed = await openai.listEndpointModels(connection, {
+      retries: 0,
+      signal: AbortSignal.timeout(ENDPOINT_LIST_TIMEOUT_MS),
+    });
     // Without --model the default is the first listed: it is not offered twice.
     const offered = endpoint.model === undefined ? listed.slice(1) : listed;
     return offered.map((entry) => ({

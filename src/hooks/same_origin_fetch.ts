@@ -3,11 +3,12 @@
  * was given. An http hook's headers carry secrets expanded from the environment, and `fetch`'s
  * own redirect handling drops only `Authorization` when it crosses origins: an `X-Api-Key` would
  * go wherever the server points. So redirects are followed by hand, and one that leaves the
- * origin is refused before anything is sent to its target.
+ * origin is refused before anything is sent to its target. A model server's requests (the key,
+ * custom headers and the whole conversation) take the same road, with their own wording.
  *
  * Method and body follow the fetch standard: 307 and 308 repeat the request as it was; 303, and
  * 301 or 302 after a POST, become a GET without the body (and without the headers that describe
- * a body).
+ * a body), unless the policy keeps the method (an API has nothing to GET where it POSTs).
  */
 
 /** Redirects followed before giving up (browsers allow 20; a hook endpoint needs few). */
@@ -28,8 +29,28 @@ export class RedirectRefused extends Error {
 export interface SameOriginRequest {
   readonly method: string;
   readonly headers: Headers;
-  readonly body: string | undefined;
+  readonly body: string | Uint8Array<ArrayBuffer> | undefined;
   readonly signal: AbortSignal;
+}
+
+/** How redirects are followed and worded; an http hook's when absent. */
+export interface RedirectPolicy {
+  /** What was redirected, first in every message: `HTTP hook "URL"`. */
+  readonly subject: string;
+  /** What is kept from other origins: `its headers` (are sent only to the origin). */
+  readonly kept: string;
+  /** What to do instead, last in the message: `set "url" to the address that answers`. */
+  readonly advice: string;
+  /** Every redirect repeats the method and body (no 301/302/303 turned into a GET). */
+  readonly keepMethod?: boolean;
+}
+
+function hookPolicy(url: string): RedirectPolicy {
+  return {
+    subject: `HTTP hook "${url}"`,
+    kept: "its headers",
+    advice: `set "url" to the address that answers`,
+  };
 }
 
 /**
@@ -43,7 +64,9 @@ export async function fetchSameOrigin(
   fetchImpl: typeof fetch,
   url: string,
   request: SameOriginRequest,
+  policy: RedirectPolicy = hookPolicy(url),
 ): Promise<Response> {
+  const { subject, kept, advice } = policy;
   const configured = new URL(url);
   const { origin } = configured;
   let target = url;
@@ -67,32 +90,31 @@ export async function fetchSameOrigin(
       next = new URL(location, target);
     } catch {
       throw new RedirectRefused(
-        `HTTP hook "${url}" was redirected (${status}) to an invalid location "${location}": ` +
-          `not followed`,
+        `${subject} was redirected (${status}) to an invalid location "${location}": not followed`,
       );
     }
     if (next.origin !== origin) {
       throw new RedirectRefused(
-        `HTTP hook "${url}" was redirected (${status}) to another origin "${originOf(next)}": ` +
-          `not followed, so its headers are sent only to "${origin}"; set "url" to the address ` +
-          `that answers`,
+        `${subject} was redirected (${status}) to another origin "${originOf(next)}": ` +
+          `not followed, so ${kept} are sent only to "${origin}"; ${advice}`,
       );
     }
     // fetch turns a URL's credentials into an `Authorization` header beside the hook's own: only
     // the configured ones (which a relative location keeps) may be sent.
     if (next.username !== configured.username || next.password !== configured.password) {
       throw new RedirectRefused(
-        `HTTP hook "${url}" was redirected (${status}) to a location with credentials of its ` +
-          `own "${withoutCredentials(next)}": not followed; set "url" to the address that answers`,
+        `${subject} was redirected (${status}) to a location with credentials of its own ` +
+          `"${withoutCredentials(next)}": not followed; ${advice}`,
       );
     }
     if (redirects === MAX_REDIRECTS) {
       throw new RedirectRefused(
-        `HTTP hook "${url}" was redirected more than ${MAX_REDIRECTS} times, last to ` +
-          `"${next.href}": not followed further; set "url" to the address that answers`,
+        `${subject} was redirected more than ${MAX_REDIRECTS} times, last to ` +
+          `"${next.href}": not followed further; ${advice}`,
       );
     }
-    if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+    const becomesGet = status === 303 || ((status === 301 || status === 302) && method === "POST");
+    if (becomesGet && policy.keepMethod !== true) {
       method = method === "HEAD" ? "HEAD" : "GET";
       body = undefined;
       for (const name of BODY_HEADERS) headers.delete(name);

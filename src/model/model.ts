@@ -95,6 +95,11 @@ export interface GenerateResult {
   readonly toolCalls: readonly RequestedToolCall[];
   readonly stop: GenerateStop;
   readonly tokens: TokenCounts;
+  /**
+   * What the user should be told of how the generation ended, beside its stop (a reply the
+   * backend cut because the server would not stop); absent when there is nothing to tell.
+   */
+  readonly notice?: string;
 }
 
 /** One conversation's state in the model (a context sequence for llama). */

@@ -2,9 +2,15 @@
  * What an OpenAI-compatible server's failures mean for the user, and what to do about each. The
  * servers word the same failure differently; the patterns below are the wordings of
  * llama-server, vLLM, Ollama and LM Studio.
+ *
+ * A server's words are quoted redacted and cut (secret_redactor.ts), and the error made here
+ * keeps no cause: the client's error holds the server's text whole, key and all.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { AgentError, errorMessage } from "../error.ts";
+import { RedirectRefused } from "../hooks/same_origin_fetch.ts";
+import { ResponseTooLarge } from "./endpoint_fetch.ts";
+import { quotedServerText, type SecretRedactor } from "./secret_redactor.ts";
 
 export interface EndpointPlace {
   /** The base URL, as the user gave it. */
@@ -12,7 +18,15 @@ export interface EndpointPlace {
   /** The variable the key came from, when one did. */
   readonly apiKeyEnv?: string;
   readonly model?: string;
+  /** Takes the key and custom header values out of whatever the server said. */
+  readonly redactor: SecretRedactor;
 }
+
+/** How much of a server's words the patterns below are tried on. */
+const MATCHED_CHARS = 4096;
+
+/** Characters of one of our messages that quotes a location or a runtime error at length. */
+const MESSAGE_LIMIT = 1000;
 
 /** A request failed because tools were sent to a server that was not started to take them. */
 const TOOLS_UNSUPPORTED = [
@@ -46,41 +60,77 @@ export function refusedResponseFormat(error: unknown): boolean {
     RESPONSE_FORMAT_UNSUPPORTED.some((p) => p.test(serverText(error)));
 }
 
+/** The server refused the request with `status` (404 and 405 for a listing it does not have). */
+export function refusedWith(error: unknown, ...statuses: number[]): boolean {
+  return error instanceof APIError && !(error instanceof APIConnectionError) &&
+    statuses.includes(error.status ?? 0);
+}
+
 /** The server's own words: its error message, else the HTTP status line. */
-function serverText(error: APIError): string {
+function serverWords(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;
-  const message = typeof body?.message === "string" ? body.message : error.message;
-  return message.replace(/\s+/g, " ").trim();
+  if (typeof body?.message === "string") return body.message;
+  // No JSON: the client's message is the status and the body's text (a body cut at
+  // ERROR_BODY_BYTES is no JSON any more; its message is still read from its start).
+  const status = `${error.status} `;
+  const text = error.message.startsWith(status)
+    ? error.message.slice(status.length)
+    : error.message;
+  return messageAtStart(text) ?? text;
+}
+
+/** The `message` string of a JSON object's text that may be cut short: `{"error":{"message":"..`. */
+function messageAtStart(text: string): string | undefined {
+  const found = /^\s*\{[^"]*(?:"error"\s*:\s*\{\s*)?"message"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(text);
+  if (found === null) return undefined;
+  try {
+    return JSON.parse(`"${found[1]}"`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The start of the server's words, for the patterns. */
+function serverText(error: APIError): string {
+  return serverWords(error).slice(0, MATCHED_CHARS).replace(/\s+/g, " ").trim();
 }
 
 /** Turns a failed request into an `AgentError` that says what happened and what to do. */
 export function endpointError(error: unknown, place: EndpointPlace): AgentError {
   if (error instanceof AgentError) return error;
   const server = `the model server at ${place.baseUrl}`;
+  const refused = causeOf(error, RedirectRefused) ?? causeOf(error, ResponseTooLarge);
+  if (refused !== undefined) {
+    return new AgentError(
+      "MODEL_SERVER",
+      quotedServerText(refused.message, place.redactor, MESSAGE_LIMIT),
+    );
+  }
   if (error instanceof APIConnectionTimeoutError) {
     return new AgentError(
       "MODEL_SERVER",
       `${capitalized(server)} did not answer in time: it may be busy or loading a model; try ` +
         "again, or check its log",
-      { cause: error },
     );
   }
   if (error instanceof APIConnectionError) {
     const cause = error.cause === undefined ? error.message : errorMessage(error.cause);
     return new AgentError(
       "MODEL_UNAVAILABLE",
-      `Cannot reach ${server} (${cause}). Is it running, and is --endpoint its base URL ` +
-        "(e.g. http://localhost:11434/v1 for Ollama, http://localhost:8080/v1 for llama-server)?",
-      { cause: error },
+      `Cannot reach ${server} (${quotedServerText(cause, place.redactor)}). Is it running, and ` +
+        "is --endpoint its base URL (e.g. http://localhost:11434/v1 for Ollama, " +
+        "http://localhost:8080/v1 for llama-server)?",
     );
   }
   if (!(error instanceof APIError)) {
-    return new AgentError("MODEL_SERVER", `${capitalized(server)} failed: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    return new AgentError(
+      "MODEL_SERVER",
+      `${capitalized(server)} failed: ${quotedServerText(errorMessage(error), place.redactor)}`,
+    );
   }
   const said = serverText(error);
-  const saying = said === "" ? "" : `: "${said}"`;
+  const quoted = quotedServerText(serverWords(error), place.redactor);
+  const saying = quoted === "" ? "" : `: "${quoted}"`;
   if (error.status === 401 || error.status === 403) {
     const key = place.apiKeyEnv === undefined
       ? "No API key was sent: pass --api-key-env VAR, naming the variable that holds the key"
@@ -88,7 +138,6 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
     return new AgentError(
       "MODEL_UNAVAILABLE",
       `${capitalized(server)} refused the request (${error.status})${saying}. ${key}.`,
-      { cause: error },
     );
   }
   if (TOOLS_UNSUPPORTED.some((pattern) => pattern.test(said))) {
@@ -97,7 +146,6 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
       `${capitalized(server)} does not take tool calls${saying}. Start llama-server with ` +
         "--jinja; vLLM with --enable-auto-tool-choice --tool-call-parser <parser for the " +
         "model>; on Ollama, pick a model whose card lists tools.",
-      { cause: error },
     );
   }
   if (CONTEXT_EXCEEDED.some((pattern) => pattern.test(said))) {
@@ -106,7 +154,6 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
       `The conversation does not fit in the context of ${server}${saying}: start a new ` +
         "session, or give the server a larger context (llama-server -c, vLLM --max-model-len, " +
         "Ollama num_ctx).",
-      { cause: error },
     );
   }
   if (error.status === 404 && place.model !== undefined) {
@@ -114,15 +161,21 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
       "MODEL_UNAVAILABLE",
       `${capitalized(server)} has no model "${place.model}"${saying}. Pass --model with one ` +
         "of the models it lists (GET /models).",
-      { cause: error },
     );
   }
   const status = error.status === undefined ? "" : ` (${error.status})`;
-  return new AgentError(
-    "MODEL_SERVER",
-    `${capitalized(server)} failed${status}${saying}`,
-    { cause: error },
-  );
+  return new AgentError("MODEL_SERVER", `${capitalized(server)} failed${status}${saying}`);
+}
+
+/** `error`, or the first error of its causes, that is a `type`. */
+function causeOf<T extends Error>(
+  error: unknown,
+  type: abstract new (...args: never[]) => T,
+): T | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++) {
+    if (at instanceof type) return at;
+  }
+  return undefined;
 }
 
 function capitalized(text: string): string {

@@ -10,8 +10,13 @@
  * A `responseSchema` is asked for as `response_format: json_schema`; a server that refuses that
  * form gets `json_object`, then nothing, and the first form it takes is kept for the model. The
  * answer is validated by whoever asked, whatever form was used.
+ *
+ * What the server may do to the agent is bounded: requests go only to the endpoint's origin
+ * (endpoint_fetch.ts), each asks for at most the answer cap's tokens and a reply is cut at its
+ * characters (answer_cap.ts), and whatever the server says is shown with the key and custom
+ * header values redacted (secret_redactor.ts).
  */
-import OpenAI, { APIError } from "openai";
+import OpenAI from "openai";
 import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionTool,
@@ -23,10 +28,14 @@ import {
   type EndpointPlace,
   isAbort,
   refusedResponseFormat,
+  refusedWith,
 } from "./openai_errors.ts";
 import { toChatMessages, toChatTools } from "./openai_messages.ts";
 import { StreamAssembler } from "./openai_stream.ts";
-import { apiKeyEnvProblem } from "./endpoint_key.ts";
+import { apiKeyEnvProblem, customHeadersProblem, endpointSecrets } from "./endpoint_key.ts";
+import { endpointFetch } from "./endpoint_fetch.ts";
+import { answerTokenCap, replyCharCap } from "./answer_cap.ts";
+import { SecretRedactor } from "./secret_redactor.ts";
 
 export interface EndpointOptions {
   /** The server's base URL, e.g. `http://localhost:11434/v1`. */
@@ -60,18 +69,34 @@ const RESPONSE_FORMATS: readonly ResponseFormat[] = ["json_schema", "json_object
  */
 export const ASSUMED_SERVER_CONTEXT = 8192;
 
+/** A client for an endpoint, and where it points (for messages, with the secrets to redact). */
+export interface EndpointConnection {
+  readonly client: OpenAI;
+  readonly place: EndpointPlace;
+}
+
+/** Longest model id taken from a listing: an id is shown in menus and sent back as it is. */
+const MAX_MODEL_ID_CHARS = 256;
+
+/** Model ids a message names before "and N more". */
+const NAMED_MODELS = 20;
+
 /**
  * The client for an endpoint: the URL and key the options name, never `OPENAI_BASE_URL`,
  * `OPENAI_API_KEY` and the like, and no client logging (`OPENAI_LOG=debug` would print the
- * conversation). `OPENAI_CUSTOM_HEADERS`, a user's own setting, is still honoured.
+ * conversation). `OPENAI_CUSTOM_HEADERS`, a user's own setting, is still honoured. Its requests
+ * go through `endpointFetch` (same-origin redirects, bounded responses), and its place holds
+ * the key and custom header values that messages redact.
  */
-export function endpointClient(options: EndpointOptions): OpenAI {
+export function connectEndpoint(options: EndpointOptions): EndpointConnection {
   const problem = options.apiKeyEnv === undefined
     ? undefined
     : apiKeyEnvProblem(options.apiKeyEnv, options.env);
   if (problem !== undefined) throw new AgentError("USAGE", `--api-key-env ${problem}`);
+  const headersProblem = customHeadersProblem(options.env);
+  if (headersProblem !== undefined) throw new AgentError("USAGE", headersProblem);
   const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
-  return new OpenAI({
+  const client = new OpenAI({
     baseURL: options.baseUrl,
     // The client refuses to start without a key; a local server ignores the header.
     apiKey: key || "none",
@@ -80,7 +105,10 @@ export function endpointClient(options: EndpointOptions): OpenAI {
     adminAPIKey: null,
     webhookSecret: null,
     logLevel: "off",
+    fetch: endpointFetch({ baseUrl: options.baseUrl }),
   });
+  const redactor = new SecretRedactor(endpointSecrets(options.apiKeyEnv, options.env));
+  return { client, place: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, redactor } };
 }
 
 /**
@@ -88,19 +116,32 @@ export function endpointClient(options: EndpointOptions): OpenAI {
  * wait for a server that is still starting; a session's menu passes `retries: 0` and a signal.
  */
 export async function listEndpointModels(
-  client: OpenAI,
-  place: EndpointPlace,
+  connection: EndpointConnection,
   options: { readonly signal?: AbortSignal; readonly retries?: number } = {},
 ): Promise<EndpointModelInfo[]> {
   try {
-    const page = await client.models.list({
-      signal: options.signal,
-      ...(options.retries === undefined ? {} : { maxRetries: options.retries }),
-    });
-    return page.data.map((entry) => ({ id: entry.id, contextSize: listedContextSize(entry) }));
+    return await listedModels(connection, options);
   } catch (error) {
-    throw endpointError(error, place);
+    throw endpointError(error, connection.place);
   }
+}
+
+/** `listEndpointModels`, failing with the client's own error. */
+async function listedModels(
+  { client, place }: EndpointConnection,
+  options: { readonly signal?: AbortSignal; readonly retries?: number },
+): Promise<EndpointModelInfo[]> {
+  const page = await client.models.list({
+    signal: options.signal,
+    ...(options.retries === undefined ? {} : { maxRetries: options.retries }),
+  });
+  // An id that would not show as it is (too long, or repeating a secret) is left out.
+  return page.data
+    .filter(({ id }) =>
+      typeof id === "string" && id !== "" && id.length <= MAX_MODEL_ID_CHARS &&
+      place.redactor.redact(id) === id
+    )
+    .map((entry) => ({ id: entry.id, contextSize: listedContextSize(entry) }));
 }
 
 function listedContextSize(entry: object): number | undefined {
@@ -114,40 +155,38 @@ function listedContextSize(entry: object): number | undefined {
 
 /** Connects to the endpoint and picks the model: the one named, else the first listed. */
 export async function openEndpointModel(options: EndpointOptions): Promise<Model> {
-  const client = endpointClient(options);
-  const place: EndpointPlace = { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv };
+  const connection = connectEndpoint(options);
+  const { place } = connection;
   let listed: EndpointModelInfo[];
   try {
-    listed = await listEndpointModels(client, place, { signal: options.signal });
+    listed = await listedModels(connection, { signal: options.signal });
   } catch (error) {
     // A proxy may serve the chat API without a listing: a named model is then taken on trust.
-    if (options.model === undefined || !isListingMissing(error)) throw error;
+    if (options.model === undefined || !refusedWith(error, 404, 405)) {
+      throw endpointError(error, place);
+    }
     listed = [{ id: options.model }];
   }
   const chosen = options.model === undefined
     ? listed[0]
     : listed.find((entry) => entry.id === options.model);
   if (chosen === undefined) {
-    const offered = listed.map((entry) => `"${entry.id}"`).join(", ");
+    const named = listed.slice(0, NAMED_MODELS).map((entry) => `"${entry.id}"`).join(", ");
+    const more = listed.length > NAMED_MODELS ? ` and ${listed.length - NAMED_MODELS} more` : "";
     throw new AgentError(
       "MODEL_UNAVAILABLE",
       options.model === undefined
         ? `The model server at ${options.baseUrl} lists no models: load one there, or pass --model NAME`
         : `The model server at ${options.baseUrl} has no model "${options.model}"; it serves ${
-          offered || "none"
-        }. Pass --model with one of them.`,
+          named || "none"
+        }${more}. Pass --model with one of them.`,
     );
   }
   return new EndpointModel(
-    client,
+    connection.client,
     { ...place, model: chosen.id },
     options.contextSize ?? chosen.contextSize ?? ASSUMED_SERVER_CONTEXT,
   );
-}
-
-function isListingMissing(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof APIError && (cause.status === 404 || cause.status === 405);
 }
 
 class EndpointModel implements Model {
@@ -230,20 +269,31 @@ class EndpointModel implements Model {
     format: ResponseFormat,
     streamed: boolean,
   ): Promise<GenerateResult | "empty"> {
-    const assembler = new StreamAssembler(request);
+    const maxTokens = request.maxTokens ?? answerTokenCap(this.contextSize);
+    const maxChars = replyCharCap(maxTokens);
+    const assembler = new StreamAssembler(request, { maxChars, redactor: this.place.redactor });
     const finish = (cancelled: boolean): GenerateResult => {
       const got = assembler.result();
       const usage = got.usage;
+      // Cut here (the server went on past its max_tokens): the calls came only in part.
+      const cut = !cancelled && assembler.full;
       return {
         text: got.text,
         thought: got.thought,
-        toolCalls: cancelled || got.finish !== "tool_calls" ? [] : got.toolCalls,
-        stop: cancelled ? "cancelled" : got.finish ?? "end",
+        toolCalls: cancelled || cut || got.finish !== "tool_calls" ? [] : got.toolCalls,
+        stop: cancelled ? "cancelled" : cut ? "max_tokens" : got.finish ?? "end",
         tokens: {
           prompt: usage?.promptTokens ?? 0,
           evaluated: usage ? usage.promptTokens - usage.cachedTokens : 0,
           generated: usage?.completionTokens ?? 0,
         },
+        ...(cut
+          ? {
+            notice: `The model server at ${this.place.baseUrl} sent more than ${maxChars} ` +
+              `characters in one reply, though it was asked for at most ${maxTokens} tokens: ` +
+              "the reply was cut there",
+          }
+          : {}),
       };
     };
     if (request.signal.aborted) return finish(true);
@@ -255,7 +305,7 @@ class EndpointModel implements Model {
       stream_options: { include_usage: true },
       // "auto" is the API's default with tools, but llama-cpp-python offers none without it.
       ...(tools.length > 0 ? { tools, tool_choice: "auto" } : {}),
-      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+      max_tokens: maxTokens,
       ...responseFormatOf(request.responseSchema, format),
     };
     try {
@@ -265,7 +315,11 @@ class EndpointModel implements Model {
       const options = { signal: request.signal, maxRetries: 0, timeout: GENERATION_TIMEOUT_MS };
       if (streamed) {
         const stream = await this.client.chat.completions.create(body, options);
-        for await (const chunk of stream) assembler.push(chunk);
+        for await (const chunk of stream) {
+          assembler.push(chunk);
+          // Leaving the loop drops the request: the server stops sending.
+          if (assembler.full) break;
+        }
       } else {
         const { stream: _, stream_options: __, ...whole } = body;
         assembler.pushCompletion(await this.client.chat.completions.create(whole, options));

@@ -10,10 +10,16 @@
  *   server ends the stream without it;
  * - `usage` comes in a last chunk of its own with no choices, or beside the last choice.
  *
+ * What a server sends is taken in bounds: a reply stops being read once it has brought
+ * `maxChars` characters (each chunk and each tool-call piece counting for one more, so a flood
+ * of empty chunks ends too), and the secrets it may repeat are redacted before anything is
+ * passed on, in pieces as they arrive (a secret split between chunks included).
+ *
  * Pure: the chunks go in, callbacks and a result come out.
  */
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { GenerateStop, RequestedToolCall } from "./model.ts";
+import type { PieceRedactor, SecretRedactor } from "./secret_redactor.ts";
 
 export interface StreamUsage {
   readonly promptTokens: number;
@@ -35,6 +41,12 @@ export interface StreamCallbacks {
   onThoughtChunk(text: string): void;
 }
 
+export interface StreamBounds {
+  /** Characters one reply may bring (answer_cap.ts `replyCharCap`). */
+  readonly maxChars: number;
+  readonly redactor: SecretRedactor;
+}
+
 interface CallInProgress {
   name: string;
   arguments: string;
@@ -53,11 +65,23 @@ export class StreamAssembler {
   #lastIndex = -1;
   #finish: string | undefined;
   #usage: StreamUsage | undefined;
+  /** Characters counted against `maxChars` so far. */
+  #spent = 0;
+  readonly #textPieces: PieceRedactor;
+  readonly #thoughtPieces: PieceRedactor;
 
   /** Chunks seen: a stream that ends with none was cut by the server before it began. */
   chunks = 0;
+  /** The reply reached `maxChars`: it was cut there, and later chunks are dropped. */
+  full = false;
 
-  constructor(private readonly callbacks: StreamCallbacks) {}
+  constructor(
+    private readonly callbacks: StreamCallbacks,
+    private readonly bounds: StreamBounds,
+  ) {
+    this.#textPieces = bounds.redactor.pieces();
+    this.#thoughtPieces = bounds.redactor.pieces();
+  }
 
   /** A whole (not streamed) completion, read as the one chunk it would have been. */
   pushCompletion(completion: ChatCompletion): void {
@@ -79,7 +103,9 @@ export class StreamAssembler {
   }
 
   push(chunk: ChatCompletionChunk): void {
+    if (this.full) return;
     this.chunks++;
+    this.#take("", 1);
     if (chunk.usage) {
       this.#usage = {
         promptTokens: chunk.usage.prompt_tokens ?? 0,
@@ -93,20 +119,43 @@ export class StreamAssembler {
     const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & ServerDelta;
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") {
-      this.#thought += reasoning;
-      this.callbacks.onThoughtChunk(reasoning);
+      this.#addThought(this.#thoughtPieces.push(this.#take(reasoning)));
     }
     if (typeof delta.content === "string" && delta.content !== "") {
-      this.#text += delta.content;
-      this.callbacks.onTextChunk(delta.content);
+      this.#addText(this.#textPieces.push(this.#take(delta.content)));
     }
-    for (const call of delta.tool_calls ?? []) this.#addCallPiece(call);
+    for (const call of delta.tool_calls ?? []) {
+      if (!this.full) this.#addCallPiece(call);
+    }
     if (choice.finish_reason) this.#finish = choice.finish_reason;
   }
 
+  /**
+   * What of `text` fits in what the reply may still bring, `extra` more counted beside it; once
+   * nothing more fits, the reply is full.
+   */
+  #take(text: string, extra = 0): string {
+    const room = Math.max(0, this.bounds.maxChars - this.#spent - extra);
+    this.#spent += extra + Math.min(room, text.length);
+    if (text.length >= room && this.#spent >= this.bounds.maxChars) this.full = true;
+    return text.length <= room ? text : text.slice(0, room);
+  }
+
+  #addText(text: string): void {
+    if (text === "") return;
+    this.#text += text;
+    this.callbacks.onTextChunk(text);
+  }
+
+  #addThought(text: string): void {
+    if (text === "") return;
+    this.#thought += text;
+    this.callbacks.onThoughtChunk(text);
+  }
+
   #addCallPiece(piece: ChatCompletionChunk.Choice.Delta.ToolCall): void {
-    const name = piece.function?.name ?? "";
-    const args = piece.function?.arguments ?? "";
+    const name = this.#take(piece.function?.name ?? "", 1);
+    const args = this.#take(piece.function?.arguments ?? "");
     const index = typeof piece.index === "number"
       ? piece.index
       : name === "" && this.#lastIndex >= 0
@@ -120,11 +169,18 @@ export class StreamAssembler {
     this.#calls.set(index, call);
   }
 
+  /** The reply as it stands; text held back as a possible secret's start is passed on first. */
   result(): AssembledStream {
+    this.#addThought(this.#thoughtPieces.end());
+    this.#addText(this.#textPieces.end());
+    const { redactor } = this.bounds;
     const toolCalls = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
       .filter(([, call]) => call.name !== "")
-      .map(([, call]) => ({ name: call.name, input: parseArguments(call.arguments) }));
+      .map(([, call]) => ({
+        name: redactor.redact(call.name),
+        input: parseArguments(redactor.redact(call.arguments)),
+      }));
     return {
       text: this.#text,
       thought: this.#thought,

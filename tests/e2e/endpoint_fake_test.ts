@@ -3,8 +3,8 @@
  * tools, prompt hooks and cancel work on the OpenAI-compatible backend as on the llama one.
  * (The same on a real server: endpoint_server_test.ts.)
  */
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import type { JsonObject } from "../helpers/acp_harness.ts";
+import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
+import { AcpHarness, type JsonObject } from "../helpers/acp_harness.ts";
 import { textReply, toolCallReply } from "../helpers/openai_dialects.ts";
 import { type FakeServer, startFakeServer } from "../helpers/openai_fake_server.ts";
 import { type E2eProject, textPrompt as text, withE2eProject } from "./e2e_project.ts";
@@ -165,4 +165,72 @@ Deno.test("--endpoint: the Model option lists the server's models, and a switch 
   } finally {
     await server.close();
   }
+});
+
+/** The agent on `server` with its key in $MY_KEY and a custom header, in the project `p`. */
+async function startWithSecrets(p: E2eProject, server: FakeServer): Promise<AcpHarness> {
+  const agent = await AcpHarness.start({
+    cwd: p.cwd,
+    home: p.home,
+    args: ["--endpoint", server.baseUrl, "--api-key-env", "MY_KEY"],
+    env: { MY_KEY: KEY, OPENAI_CUSTOM_HEADERS: `api-key: ${HEADER_SECRET}` },
+  });
+  await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  return agent;
+}
+
+const KEY = "sk-e2e-secret-0123456789";
+const HEADER_SECRET = "header-secret-0123456789";
+
+/** Every session transcript (raw.jsonl) under HOME, as text. */
+async function transcripts(home: string): Promise<string> {
+  const dir = `${home}/.local/state/llama-agent/sessions`;
+  let text = "";
+  for await (const session of Deno.readDir(dir)) {
+    text += await Deno.readTextFile(`${dir}/${session.name}/raw.jsonl`);
+  }
+  return text;
+}
+
+Deno.test("--endpoint: a server that echoes the key in its error: the client's error, stderr and the transcript show it redacted", async () => {
+  await withEndpoint({}, async (p, server) => {
+    server.reply({ kind: "echo_headers", status: 400 });
+    const agent = await startWithSecrets(p, server);
+    const sessionId = await p.newSession(agent);
+    const response = await agent.request("session/prompt", { sessionId, prompt: text("hi") });
+    const error = JSON.stringify(response.error);
+    assertStringIncludes(error, "authorization: Bearer [redacted]");
+    assertStringIncludes(error, "api-key: [redacted]");
+    await agent.close();
+    const written = [error, agent.stderr, await transcripts(p.home)];
+    assertStringIncludes(written[2]!, "Bearer [redacted]");
+    for (const secret of [KEY, HEADER_SECRET]) {
+      assert(written.every((text) => !text.includes(secret)), written.join("\n---\n"));
+    }
+    // It was sent, all the same: only what came back was redacted.
+    assertEquals(server.authorizations.at(-1), `Bearer ${KEY}`);
+  });
+});
+
+Deno.test("--endpoint: a server that streams forever: the turn ends as max_tokens with a notice, and the transcript stays small", async () => {
+  await withEndpoint({}, async (p, server) => {
+    server.reply({
+      kind: "stream",
+      chunks: [],
+      forever: { choices: [{ index: 0, delta: { content: "again " } }] },
+    });
+    const agent = await startOn(p, server);
+    const sessionId = await p.newSession(agent);
+    const result = await agent.call("session/prompt", {
+      sessionId,
+      prompt: text("talk"),
+    }) as JsonObject;
+    assertEquals(result.stopReason, "max_tokens");
+    await server.disconnected;
+    assertStringIncludes(agent.agentText(sessionId), "the reply was cut there");
+    assertEquals(server.requests[0]!.max_tokens, 2048);
+    await agent.close();
+    // 2048 tokens of 12 characters at most, each streamed update a line of its own.
+    assertLess((await transcripts(p.home)).length, 8 * 1024 * 1024);
+  });
 });
