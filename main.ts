@@ -134,6 +134,13 @@ function ownLauncherDir(): string | undefined {
   return launcher;
 }
 
+// A grep's matcher process (GREP_MATCHER_ARGUMENT, src/agent/grep_matcher_process.ts): the
+// compiled binary cannot `deno run` it, so it runs itself with this argument.
+if (Deno.args[0] === "--grep-matcher-process") {
+  const { runGrepMatcherProcess } = await import("./src/agent/grep_matcher_process.ts");
+  Deno.exit(await runGrepMatcherProcess());
+}
+
 const launcher = ownLauncherDir();
 
 let code: number;

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import { formatGrepContent, grepFiles } from "../../src/agent/file_grep.ts";
 import type { GrepOperation } from "../../src/agent/tool_operation.ts";
 import { withTempDir } from "./temp_dir.ts";
@@ -191,16 +191,110 @@ Deno.test("each line is matched alone: a lookaround does not see past its line's
   });
 });
 
-Deno.test("a pattern that repeats a repeating group is refused, not run: it could take exponential time", async () => {
-  await withTempDir({ "a.txt": "a".repeat(40) + "b\n" }, async (dir) => {
-    for (const pattern of ["(a+)+$", "(\\w*)*x", "(?:x{2,})+", "((ab)+c)*"]) {
-      const result = await grepFiles(grep(pattern), { cwd: dir, roots: [dir] });
-      assertEquals(result.ok, false, pattern);
-      if (!result.ok) assertStringIncludes(result.message, "exponential time");
+/** Patterns that backtrack without end on a line of 48 `a`s, none a repeated repetition. */
+const RUNAWAY_PATTERNS = ["(a|aa)*c", "(.*a){24}x", "a*a*a*a*a*a*a*a*a*a*a*a*b", "(\\w|a)*!"];
+const RUNAWAY_LINE = "a".repeat(48) + "\n";
+
+Deno.test("a pattern that backtracks without end is stopped at the deadline, naming the file, while the event loop runs on", async () => {
+  await withTempDir({ "a.txt": RUNAWAY_LINE, "b.txt": "bbb\n" }, async (dir) => {
+    const place = { cwd: dir, roots: [dir], matchTimeoutMs: 500 };
+    let ticks = 0;
+    const ticking = setInterval(() => ticks += 1, 20);
+    const started = performance.now();
+    try {
+      const results = await Promise.all(
+        RUNAWAY_PATTERNS.map(async (pattern) => {
+          const result = await grepFiles(grep(pattern), place);
+          return { pattern, result, ms: performance.now() - started };
+        }),
+      );
+      for (const { pattern, result, ms } of results) {
+        assertEquals(result.ok, false, pattern);
+        if (!result.ok) {
+          assertStringIncludes(
+            result.message,
+            `The pattern "${pattern}" took longer than 0.5 s on "a.txt"`,
+          );
+          assertStringIncludes(result.message, "simplify it");
+        }
+        assertLess(ms, 5000, `${pattern} ended ${ms} ms after it started`);
+      }
+    } finally {
+      clearInterval(ticking);
     }
-    for (const pattern of ["(a+)b", "(ab){2}", "a+b*", "[(]a+[)]+", "\\(a+\\)+", "(a|b)+"]) {
-      const result = await grepFiles(grep(pattern), { cwd: dir, roots: [dir] });
-      assertEquals(result.ok, true, pattern);
+    // 25 ticks if the loop were free all along; none if a match held it.
+    assert(ticks > 5, `the event loop ticked ${ticks} times`);
+  });
+});
+
+Deno.test("a cancel ends a search stuck in a pattern at once", async () => {
+  await withTempDir({ "a.txt": RUNAWAY_LINE }, async (dir) => {
+    const controller = new AbortController();
+    const search = grepFiles(grep("(a|aa)*c"), {
+      cwd: dir,
+      roots: [dir],
+      signal: controller.signal,
+      matchTimeoutMs: 60_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const cancelled = performance.now();
+    controller.abort();
+    const result = await search;
+    assertLess(performance.now() - cancelled, 2000);
+    assertEquals(result, { ok: false, message: "The search was cancelled" });
+  });
+});
+
+Deno.test("matching time is the whole search's: files that each take a while add up", async () => {
+  // On 30 `a`s, (a|aa)*c tries over a million ways: tens of ms a file, 40 files well past 0.4 s.
+  const names = Array.from({ length: 40 }, (_, i) => `f${String(i).padStart(2, "0")}.txt`);
+  const files = Object.fromEntries(names.map((name) => [name, "a".repeat(30) + "\n"]));
+  await withTempDir(files, async (dir) => {
+    const place = { cwd: dir, roots: [dir], matchTimeoutMs: 400 };
+    const alone = await grepFiles(grep("(a|aa)*c", { path: "f00.txt" }), place);
+    assertEquals(alone.ok && alone.filesSearched, 1);
+    const all = await grepFiles(grep("(a|aa)*c"), place);
+    assertEquals(all.ok, false);
+    if (!all.ok) {
+      const file = /took longer than 0\.4 s on "(f\d\d\.txt)"/.exec(all.message)?.[1];
+      assert(file !== undefined && file !== "f00.txt", all.message);
+    }
+  });
+});
+
+Deno.test("patterns that repeat a repeating group run like any other", async () => {
+  await withTempDir({ "a.txt": "call foo.bar.baz(1)\n", "b.txt": "plain\n" }, async (dir) => {
+    const place = { cwd: dir, roots: [dir] };
+    for (const pattern of ["(\\w+\\.)+\\w+\\(", "(?:o{2,})+", "((ba)+r)+\\."]) {
+      const result = await grepFiles(grep(pattern), place);
+      assertEquals(result.ok && result.files.map((file) => file.path), [`${dir}/a.txt`], pattern);
+    }
+  });
+});
+
+Deno.test("many files, and one larger than a batch, are all matched and counted, sent or not", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) {
+    files[`d${i % 3}/f${i}.txt`] = `line\n`.repeat(2000) + (i % 4 === 0 ? "needle\n" : "");
+  }
+  files["big.txt"] = "x".repeat(100) + "\n" + "needle here\n".repeat(30_000);
+  await withTempDir(files, async (dir) => {
+    await Deno.writeFile(`${dir}/data.bin`, new Uint8Array([110, 101, 101, 100, 108, 101, 0]));
+    await Deno.writeFile(`${dir}/other.bin`, new Uint8Array([1, 0, 2]));
+    const expected: Record<string, number> = { "big.txt": 30_000 };
+    for (let i = 0; i < 60; i += 4) expected[`d${i % 3}/f${i}.txt`] = 1;
+    // "needle" is text every match holds: files without it are not sent to the matcher process.
+    for (const pattern of ["needle", "(needle)"]) {
+      const result = await grepFiles(grep(pattern, { outputMode: "count" }), {
+        cwd: dir,
+        roots: [dir],
+      });
+      if (!result.ok) throw new Error(result.message);
+      const counts = Object.fromEntries(
+        result.files.map((file) => [file.path.slice(dir.length + 1), file.count]),
+      );
+      assertEquals(counts, expected, pattern);
+      assertEquals(result.filesSearched, 61, pattern);
     }
   });
 });
