@@ -13,7 +13,6 @@
  * its start-up overlaps the rest of the walk, in a group of its own under the orphan guard, so
  * that not even the agent's death leaves it running.
  */
-import { fileURLToPath } from "node:url";
 import { errorMessage } from "../error.ts";
 import { spawnGuarded } from "../hooks/guard_group.ts";
 import type { GroupChild, GroupCommand } from "../hooks/group_child.ts";
@@ -21,10 +20,11 @@ import { spawnInOwnGroup } from "../hooks/process_group.ts";
 import { EventLoopPause } from "./event_loop_pause.ts";
 import { FRAME_HEADER_BYTES, FrameDecoder, writeFrameHeader } from "./grep_matcher_frames.ts";
 import { containsLiteral, requiredLiteral } from "./grep_required_literal.ts";
+import { matcherCommand, matcherEnvironment } from "./grep_matcher_command.ts";
 import {
-  GREP_MATCHER_ARGUMENT,
   type MatcherReply,
   MAX_MATCHER_FRAME_BYTES,
+  parseMatcherReply,
 } from "./grep_matcher_process.ts";
 import type { GrepLine, MatchSpec } from "./grep_text_match.ts";
 
@@ -39,21 +39,6 @@ const BATCH_BYTES = 128 * 1024;
  */
 const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
 const WRITE_PAUSE_MS = 1;
-
-/** What the process may have from the agent's environment: where Deno keeps its cache. */
-const PASSED_VARIABLES = [
-  "HOME",
-  "DENO_DIR",
-  "XDG_CACHE_HOME",
-  "PATH",
-  "TMPDIR",
-  "SystemRoot",
-  "USERPROFILE",
-  "LOCALAPPDATA",
-  "APPDATA",
-  "TEMP",
-  "TMP",
-];
 
 const STDERR_TAIL_CHARS = 2000;
 
@@ -93,24 +78,6 @@ export type MatchingStop =
 interface SentFile {
   readonly path: string;
   readonly mtimeMs: number;
-}
-
-/** How the matcher process is started: by `deno run` with no permission, or the binary itself. */
-export function matcherCommand(): GroupCommand {
-  if (Deno.build.standalone) return { program: Deno.execPath(), args: [GREP_MATCHER_ARGUMENT] };
-  return {
-    program: Deno.execPath(),
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--no-config",
-      "--no-lock",
-      "--no-npm",
-      "--no-remote",
-      fileURLToPath(new URL("./grep_matcher_process.ts", import.meta.url)),
-    ],
-  };
 }
 
 /**
@@ -313,7 +280,9 @@ export class GrepMatcher {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of stdout) {
-        for (const frame of frames.push(chunk)) this.#onReply(parseReply(decoder.decode(frame)));
+        for (const frame of frames.push(chunk)) {
+          this.#onReply(parseMatcherReply(decoder.decode(frame)));
+        }
         if (this.#stopped !== undefined) break;
       }
     } catch (error) {
@@ -407,50 +376,6 @@ export class GrepMatcher {
       // Reaped already.
     }
   }
-}
-
-/** A reply frame's JSON as the process writes it; undefined for anything else. */
-function parseReply(text: string): MatcherReply | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const error: unknown = Reflect.get(value, "error");
-  if (typeof error === "string") return { error };
-  const searched: unknown = Reflect.get(value, "searched");
-  const count: unknown = Reflect.get(value, "count");
-  const lines: unknown = Reflect.get(value, "lines");
-  if (typeof searched !== "boolean" || typeof count !== "number" || !Array.isArray(lines)) {
-    return undefined;
-  }
-  const kept: GrepLine[] = [];
-  for (const line of lines) {
-    if (typeof line !== "object" || line === null) return undefined;
-    const number: unknown = Reflect.get(line, "number");
-    const text: unknown = Reflect.get(line, "text");
-    const match: unknown = Reflect.get(line, "match");
-    if (typeof number !== "number" || typeof text !== "string" || typeof match !== "boolean") {
-      return undefined;
-    }
-    kept.push({ number, text, match });
-  }
-  return { searched, count, lines: kept };
-}
-
-function matcherEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
-  for (const name of PASSED_VARIABLES) {
-    try {
-      const value = Deno.env.get(name);
-      if (value !== undefined) env[name] = value;
-    } catch {
-      // Not granted: the process does without it.
-    }
-  }
-  return env;
 }
 
 function isBrokenPipe(error: unknown): boolean {

@@ -12,6 +12,7 @@ import {
   BINARY,
   type FileMatch,
   fileMatcher,
+  type GrepLine,
   type MatchSpec,
   NO_MATCH,
 } from "./grep_text_match.ts";
@@ -70,6 +71,37 @@ function parseMatchSpec(text: string): MatchSpec {
     typeof before !== "number" || typeof after !== "number" || typeof keepLines !== "boolean"
   ) throw new Error(`Invalid match spec: ${text}`);
   return { source, flags, multiline, before, after, keepLines };
+}
+
+/** A reply frame's JSON as the process writes it; undefined for anything else. */
+export function parseMatcherReply(text: string): MatcherReply | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const error: unknown = Reflect.get(value, "error");
+  if (typeof error === "string") return { error };
+  const searched: unknown = Reflect.get(value, "searched");
+  const count: unknown = Reflect.get(value, "count");
+  const lines: unknown = Reflect.get(value, "lines");
+  if (typeof searched !== "boolean" || typeof count !== "number" || !Array.isArray(lines)) {
+    return undefined;
+  }
+  const kept: GrepLine[] = [];
+  for (const line of lines) {
+    if (typeof line !== "object" || line === null) return undefined;
+    const number: unknown = Reflect.get(line, "number");
+    const text: unknown = Reflect.get(line, "text");
+    const match: unknown = Reflect.get(line, "match");
+    if (typeof number !== "number" || typeof text !== "string" || typeof match !== "boolean") {
+      return undefined;
+    }
+    kept.push({ number, text, match });
+  }
+  return { searched, count, lines: kept };
 }
 
 /** The process itself: stdin and stdout. */

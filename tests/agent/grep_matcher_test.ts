@@ -5,6 +5,7 @@ import {
   type GrepMatcherOptions,
   type MatchingOutcome,
 } from "../../src/agent/grep_matcher.ts";
+import { matcherCommand } from "../../src/agent/grep_matcher_command.ts";
 import { GREP_MATCHER_ARGUMENT } from "../../src/agent/grep_matcher_process.ts";
 import type { MatchSpec } from "../../src/agent/grep_text_match.ts";
 
@@ -114,4 +115,15 @@ Deno.test("main.ts given the matcher argument is the matcher process, as the com
   });
   assert(outcome.ok, JSON.stringify(outcome));
   assertEquals(outcome.files.map((file) => [file.path, file.count]), [["a.txt", 1]]);
+});
+
+Deno.test("the matcher process runs with no permission and none of the project's configuration", () => {
+  const { program, args } = matcherCommand();
+  assertEquals(program, Deno.execPath());
+  assertEquals(args.slice(0, 2), ["run", "--quiet"]);
+  assertEquals(args.filter((arg) => arg.startsWith("--allow") || arg === "-A"), []);
+  for (const flag of ["--no-prompt", "--no-config", "--no-lock", "--no-npm", "--no-remote"]) {
+    assert(args.includes(flag), flag);
+  }
+  assert(args.at(-1)!.endsWith("/src/agent/grep_matcher_process.ts"), args.at(-1));
 });
