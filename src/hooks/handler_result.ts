@@ -48,6 +48,8 @@ export type HandlerFailure =
   | "timeout"
   | "spawn"
   | "network"
+  /** An http hook's header cannot be sent (a line break in an expanded variable, ...). */
+  | "invalid_header"
   | "no_evaluator"
   | "evaluator"
   | "cancelled";

@@ -2,14 +2,20 @@
  * `http` hooks: POST the payload, return the status and (capped) body as they are. Whether a
  * 2xx JSON body is an output is output parsing's job, not this file's. Redirects are followed
  * only within the configured URL's origin, so expanded headers never reach another one.
+ *
+ * The headers carry secrets (hook_headers.ts): a header that cannot be sent is refused before
+ * the request, naming the header and the variable, and every message this file makes, like the
+ * body of an answer that is not a 2xx (only ever quoted as an error), has their values redacted.
  */
 import { errorMessage } from "../error.ts";
+import { quotedServerText, SecretRedactor } from "../secret_redactor.ts";
 import { handlerTimeoutMs } from "./command_handler.ts";
 import { DEFAULT_CAPTURE_CAP_BYTES } from "./command_runner.ts";
 import type { HttpHandlerConfig } from "./handler_config.ts";
-import type { HandlerResult } from "./handler_result.ts";
+import type { HandlerFailure, HandlerResult } from "./handler_result.ts";
 import type { HandlerContext, HookPayload } from "./handler_runner.ts";
-import { fetchSameOrigin, RedirectRefused } from "./same_origin_fetch.ts";
+import { hookHeaders } from "./hook_headers.ts";
+import { fetchSameOrigin, hookRedirectPolicy, RedirectRefused } from "./same_origin_fetch.ts";
 
 export interface HttpHandlerOptions {
   readonly fetch?: typeof fetch;
@@ -19,26 +25,9 @@ export interface HttpHandlerOptions {
   readonly bodyCapBytes?: number;
 }
 
-const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
-
 /**
- * Expands `$VAR` and `${VAR}` for the names in `allowed`; any other name becomes "", as in
- * Claude Code, so a header can never leak a variable the user did not list.
- */
-export function expandHeaderValue(
-  value: string,
-  allowed: readonly string[],
-  env: Readonly<Record<string, string>>,
-): string {
-  return value.replace(VARIABLE, (_match, braced: string | undefined, bare: string | undefined) => {
-    const name = braced ?? bare ?? "";
-    return allowed.includes(name) ? env[name] ?? "" : "";
-  });
-}
-
-/**
- * Runs one http hook; a timeout, cancel, network error or refused redirect is a `failed`
- * result.
+ * Runs one http hook; a header that cannot be sent, a timeout, cancel, network error or refused
+ * redirect is a `failed` result.
  */
 export async function runHttpHandler(
   handler: HttpHandlerConfig,
@@ -49,18 +38,19 @@ export async function runHttpHandler(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeoutMs = handlerTimeoutMs(handler.timeout, context.event);
-  const failed = (
-    failure: "network" | "timeout" | "cancelled",
-    message: string,
-  ): HandlerResult => ({
+  const env = options.baseEnv ?? Deno.env.toObject();
+  const built = hookHeaders(handler, env);
+  const redactor = new SecretRedactor(built.secrets);
+  const failed = (failure: HandlerFailure, message: string): HandlerResult => ({
     kind: "failed",
     failure,
-    message,
+    message: redactor.redact(message),
     durationMs: elapsed(),
   });
   if (context.signal?.aborted) {
     return failed("cancelled", `HTTP hook "${handler.url}" was cancelled`);
   }
+  if (!built.ok) return failed("invalid_header", built.message);
 
   const controller = new AbortController();
   let ended: "timeout" | "cancelled" | undefined;
@@ -73,21 +63,24 @@ export async function runHttpHandler(
   context.signal?.addEventListener("abort", onAbort, { once: true });
 
   try {
-    const env = options.baseEnv ?? Deno.env.toObject();
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(handler.headers ?? {})) {
-      headers.set(name, expandHeaderValue(value, handler.allowedEnvVars ?? [], env));
-    }
+    const { headers } = built;
     headers.set("Content-Type", "application/json");
-    const response = await fetchSameOrigin(options.fetch ?? fetch, handler.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(payload),
-      signal: controller.signal,
-    });
-    const body = await readCapped(response.body, options.bodyCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES);
+    const response = await fetchSameOrigin(
+      options.fetch ?? fetch,
+      handler.url,
+      { method: "POST", headers, body: JSON.stringify(payload), signal: controller.signal },
+      hookRedirectPolicy(handler.url, redactor),
+    );
+    const capBytes = options.bodyCapBytes ?? DEFAULT_CAPTURE_CAP_BYTES;
+    const body = await readCapped(response.body, capBytes);
     if (ended === undefined) {
-      return { kind: "http", status: response.status, body, durationMs: elapsed() };
+      const ok = response.status >= 200 && response.status <= 299;
+      return {
+        kind: "http",
+        status: response.status,
+        body: ok ? body.text : redactedBody(body, redactor),
+        durationMs: elapsed(),
+      };
     }
   } catch (error) {
     if (ended === undefined) {
@@ -95,7 +88,9 @@ export async function runHttpHandler(
         "network",
         error instanceof RedirectRefused
           ? error.message
-          : `HTTP hook request to "${handler.url}" failed: ${errorMessage(error)}`,
+          : `HTTP hook request to "${handler.url}" failed: ${
+            quotedServerText(errorMessage(error), redactor)
+          }`,
       );
     }
   } finally {
@@ -107,22 +102,40 @@ export async function runHttpHandler(
     : failed("cancelled", `HTTP hook "${handler.url}" was cancelled`);
 }
 
+/**
+ * An error's body with the secrets redacted; a body cut at the cap also loses an end that may
+ * begin one, as a secret cut in two is no longer found whole.
+ */
+function redactedBody(body: CappedBody, redactor: SecretRedactor): string {
+  const text = redactor.redact(body.text);
+  return body.cut ? text.slice(0, text.length - redactor.partialSecretAtEnd(text)) : text;
+}
+
+interface CappedBody {
+  readonly text: string;
+  /** Whether bytes past the cap were left unread. */
+  readonly cut: boolean;
+}
+
 /** Reads at most `capBytes` of a body, then cancels the rest so the connection is released. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, capBytes: number) {
-  if (body === null) return "";
+async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  capBytes: number,
+): Promise<CappedBody> {
+  if (body === null) return { text: "", cut: false };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let kept = 0;
   try {
     while (kept < capBytes) {
       const { done, value } = await reader.read();
-      if (done) return decode(chunks, kept);
+      if (done) return { text: decode(chunks, kept), cut: false };
       const take = Math.min(value.byteLength, capBytes - kept);
       chunks.push(take === value.byteLength ? value : value.slice(0, take));
       kept += take;
     }
     await reader.cancel();
-    return decode(chunks, kept);
+    return { text: decode(chunks, kept), cut: true };
   } finally {
     reader.releaseLock();
   }

@@ -9,7 +9,12 @@
  * Method and body follow the fetch standard: 307 and 308 repeat the request as it was; 303, and
  * 301 or 302 after a POST, become a GET without the body (and without the headers that describe
  * a body), unless the policy keeps the method (an API has nothing to GET where it POSTs).
+ *
+ * Where a redirect pointed is the server's text: a message quotes it with the policy's secrets
+ * redacted and cut to a few hundred characters (secret_redactor.ts), as a `Location` may be
+ * kilobytes long or repeat what the server was sent.
  */
+import { quotedServerText, SecretRedactor } from "../secret_redactor.ts";
 
 /** Redirects followed before giving up (browsers allow 20; a hook endpoint needs few). */
 export const MAX_REDIRECTS = 10;
@@ -20,7 +25,8 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 const BODY_HEADERS = ["Content-Encoding", "Content-Language", "Content-Location", "Content-Type"];
 
 /**
- * A redirect that was not followed; the message is whole, naming the hook's URL and the target.
+ * A redirect that was not followed; the message names the hook's URL and the target (redacted
+ * and cut).
  */
 export class RedirectRefused extends Error {
   override readonly name = "RedirectRefused";
@@ -43,13 +49,17 @@ export interface RedirectPolicy {
   readonly advice: string;
   /** Every redirect repeats the method and body (no 301/302/303 turned into a GET). */
   readonly keepMethod?: boolean;
+  /** Takes the secrets sent out of where a redirect pointed; none are looked for when absent. */
+  readonly redactor?: SecretRedactor;
 }
 
-function hookPolicy(url: string): RedirectPolicy {
+/** An http hook's policy; `redactor` holds the values its headers send. */
+export function hookRedirectPolicy(url: string, redactor?: SecretRedactor): RedirectPolicy {
   return {
     subject: `HTTP hook "${url}"`,
     kept: "its headers",
     advice: `set "url" to the address that answers`,
+    redactor,
   };
 }
 
@@ -64,9 +74,11 @@ export async function fetchSameOrigin(
   fetchImpl: typeof fetch,
   url: string,
   request: SameOriginRequest,
-  policy: RedirectPolicy = hookPolicy(url),
+  policy: RedirectPolicy = hookRedirectPolicy(url),
 ): Promise<Response> {
   const { subject, kept, advice } = policy;
+  const redactor = policy.redactor ?? NO_SECRETS;
+  const quoted = (text: string) => quotedServerText(text, redactor);
   const configured = new URL(url);
   const { origin } = configured;
   let target = url;
@@ -90,12 +102,14 @@ export async function fetchSameOrigin(
       next = new URL(location, target);
     } catch {
       throw new RedirectRefused(
-        `${subject} was redirected (${status}) to an invalid location "${location}": not followed`,
+        `${subject} was redirected (${status}) to an invalid location "${
+          quoted(location)
+        }": not followed`,
       );
     }
     if (next.origin !== origin) {
       throw new RedirectRefused(
-        `${subject} was redirected (${status}) to another origin "${originOf(next)}": ` +
+        `${subject} was redirected (${status}) to another origin "${quoted(originOf(next))}": ` +
           `not followed, so ${kept} are sent only to "${origin}"; ${advice}`,
       );
     }
@@ -104,13 +118,13 @@ export async function fetchSameOrigin(
     if (next.username !== configured.username || next.password !== configured.password) {
       throw new RedirectRefused(
         `${subject} was redirected (${status}) to a location with credentials of its own ` +
-          `"${withoutCredentials(next)}": not followed; ${advice}`,
+          `"${quoted(withoutCredentials(next))}": not followed; ${advice}`,
       );
     }
     if (redirects === MAX_REDIRECTS) {
       throw new RedirectRefused(
         `${subject} was redirected more than ${MAX_REDIRECTS} times, last to ` +
-          `"${next.href}": not followed further; ${advice}`,
+          `"${quoted(next.href)}": not followed further; ${advice}`,
       );
     }
     const becomesGet = status === 303 || ((status === 301 || status === 302) && method === "POST");
@@ -122,6 +136,8 @@ export async function fetchSameOrigin(
     target = next.href;
   }
 }
+
+const NO_SECRETS = new SecretRedactor([]);
 
 function withoutCredentials(url: URL): string {
   const shown = new URL(url);

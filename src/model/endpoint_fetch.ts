@@ -9,6 +9,7 @@
  *   buffers each whole).
  */
 import { fetchSameOrigin, type RedirectPolicy } from "../hooks/same_origin_fetch.ts";
+import type { SecretRedactor } from "../secret_redactor.ts";
 
 /** How much of an error's body is read: the message quotes a few hundred characters of it. */
 export const ERROR_BODY_BYTES = 64 * 1024;
@@ -31,6 +32,8 @@ export interface EndpointFetchOptions {
   /** What the client's requests go through; the global `fetch` when absent. */
   readonly fetch?: typeof fetch;
   readonly maxEventBytes?: number;
+  /** Takes the key and header values out of where a refused redirect pointed. */
+  readonly redactor?: SecretRedactor;
 }
 
 /** A `fetch` for the `openai` client of the endpoint at `options.baseUrl`. */
@@ -45,6 +48,7 @@ export function endpointFetch(options: EndpointFetchOptions): typeof fetch {
       kept: "the request, its key and its headers",
       advice: "pass --endpoint the address that answers",
       keepMethod: true,
+      redactor: options.redactor,
     };
     const response = await fetchSameOrigin(fetchImpl, url, {
       method,

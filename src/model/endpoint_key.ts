@@ -5,8 +5,9 @@
  * What goes into a header is checked too: a value with a line break or another control
  * character is refused by `fetch`, whose error quotes the whole value, key and all. So such a
  * value stops the agent at start, with a message that names where it came from and never
- * repeats it.
+ * repeats it (header_value.ts).
  */
+import { headerValueProblem } from "../header_value.ts";
 
 /** The variable whose `Name: value` lines the `openai` client adds to every request. */
 export const CUSTOM_HEADERS_VARIABLE = "OPENAI_CUSTOM_HEADERS";
@@ -14,25 +15,6 @@ export const CUSTOM_HEADERS_VARIABLE = "OPENAI_CUSTOM_HEADERS";
 /** Whether `text` can be an environment variable's name (what a pasted key is not). */
 export function isVariableName(text: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
-}
-
-/**
- * Why `value` cannot be sent in an HTTP header, as words that follow its name ("$KEY holds a
- * line break: ..."); undefined when it can. Only visible ASCII and spaces are taken: a control
- * character is refused by `fetch`, and a key has no other.
- */
-export function headerValueProblem(value: string): string | undefined {
-  const bad = /[^\x20-\x7e]/.exec(value);
-  if (bad === null) return undefined;
-  const code = bad[0].charCodeAt(0);
-  const where = bad.index === value.length - 1 ? "at its end" : `at character ${bad.index + 1}`;
-  if (code === 0x0a || code === 0x0d) {
-    return `holds a line break ${where} (was it pasted with its newline?): remove it and ` +
-      "export the value again";
-  }
-  return code < 0x20 || code === 0x7f
-    ? `holds a control character ${where}: remove it and export the value again`
-    : `holds a character that is not ASCII ${where}, which a header cannot carry: check the value`;
 }
 
 /**

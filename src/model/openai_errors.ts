@@ -10,7 +10,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { AgentError, errorMessage } from "../error.ts";
 import { RedirectRefused } from "../hooks/same_origin_fetch.ts";
 import { ResponseTooLarge } from "./endpoint_fetch.ts";
-import { quotedServerText, type SecretRedactor } from "./secret_redactor.ts";
+import { quotedServerText, type SecretRedactor } from "../secret_redactor.ts";
 
 export interface EndpointPlace {
   /** The base URL, as the user gave it. */

@@ -35,7 +35,7 @@ import { StreamAssembler } from "./openai_stream.ts";
 import { apiKeyEnvProblem, customHeadersProblem, endpointSecrets } from "./endpoint_key.ts";
 import { endpointFetch } from "./endpoint_fetch.ts";
 import { answerTokenCap, replyCharCap } from "./answer_cap.ts";
-import { SecretRedactor } from "./secret_redactor.ts";
+import { SecretRedactor } from "../secret_redactor.ts";
 
 export interface EndpointOptions {
   /** The server's base URL, e.g. `http://localhost:11434/v1`. */
@@ -96,6 +96,7 @@ export function connectEndpoint(options: EndpointOptions): EndpointConnection {
   const headersProblem = customHeadersProblem(options.env);
   if (headersProblem !== undefined) throw new AgentError("USAGE", headersProblem);
   const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
+  const redactor = new SecretRedactor(endpointSecrets(options.apiKeyEnv, options.env));
   const client = new OpenAI({
     baseURL: options.baseUrl,
     // The client refuses to start without a key; a local server ignores the header.
@@ -105,9 +106,8 @@ export function connectEndpoint(options: EndpointOptions): EndpointConnection {
     adminAPIKey: null,
     webhookSecret: null,
     logLevel: "off",
-    fetch: endpointFetch({ baseUrl: options.baseUrl }),
+    fetch: endpointFetch({ baseUrl: options.baseUrl, redactor }),
   });
-  const redactor = new SecretRedactor(endpointSecrets(options.apiKeyEnv, options.env));
   return { client, place: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, redactor } };
 }
 

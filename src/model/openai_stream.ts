@@ -19,7 +19,7 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { GenerateStop, RequestedToolCall } from "./model.ts";
-import type { PieceRedactor, SecretRedactor } from "./secret_redactor.ts";
+import type { PieceRedactor, SecretRedactor } from "../secret_redactor.ts";
 
 export interface StreamUsage {
   readonly promptTokens: number;

@@ -1,10 +1,10 @@
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "./helpers/assert.ts";
 import {
   quotedServerText,
   REDACTED,
   SecretRedactor,
   SERVER_TEXT_LIMIT,
-} from "../../src/model/secret_redactor.ts";
+} from "../src/secret_redactor.ts";
 
 const KEY = "sk-live-0123456789";
 

@@ -1,8 +1,9 @@
 /**
- * What a model server says goes to the client, stderr and the transcript, and a server may
- * repeat what it was sent: an error that quotes the request's headers carries the key. Every
- * text from the server passes through here first: each secret (the key, a custom header's
- * value) becomes `[redacted]`, and quoted server text is cut to a few hundred characters.
+ * What a model server or an http hook's endpoint says goes to the client, stderr and the
+ * transcript, and a server may repeat what it was sent: an error that quotes the request's
+ * headers carries the key. Every text from the server, and every error about a request, passes
+ * through here first: each secret (the key, a header's value, a variable expanded into one)
+ * becomes `[redacted]`, and quoted server text is cut to a few hundred characters.
  *
  * A secret shorter than `MIN_SECRET_LENGTH` is not looked for: a key of "x" would otherwise
  * take every "x" out of the answers.
@@ -85,7 +86,16 @@ export function quotedServerText(
   redactor: SecretRedactor,
   limit = SERVER_TEXT_LIMIT,
 ): string {
-  const flat = redactor.redact(text).replace(/\s+/g, " ").trim();
+  return cutServerText(redactor.redact(text), limit);
+}
+
+/**
+ * Text as a message quotes it, whitespace runs made one space and cut after `limit` characters
+ * with the count of the rest, with no secret looked for: redact first (`quotedServerText`), as
+ * a secret cut in two is no longer found whole.
+ */
+export function cutServerText(text: string, limit = SERVER_TEXT_LIMIT): string {
+  const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= limit) return flat;
   return `${flat.slice(0, limit)}... (${flat.length - limit} more characters)`;
 }
