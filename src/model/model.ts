@@ -106,6 +106,16 @@ export interface GenerateResult {
 export interface ModelSession {
   /** The context size in tokens, where there is one (a scripted session has none). */
   readonly contextSize?: number;
+  /**
+   * Tokens `conversation` with `tools` takes as the prompt of a request: the model's own count
+   * in process, an estimate erring high elsewhere (token_estimate.ts, where this is absent).
+   */
+  countPromptTokens?(
+    conversation: readonly ConversationItem[],
+    tools: readonly ToolDefinition[],
+  ): Promise<number>;
+  /** Tokens of `text` on its own (a tool result), counted as `countPromptTokens` counts. */
+  countTextTokens?(text: string): number;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   dispose(): Promise<void>;
 }
