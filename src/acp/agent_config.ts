@@ -6,6 +6,7 @@ import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ContextBudgetSettings } from "./context_budget.ts";
 import type { ModelCatalog } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import type { FiringObserver } from "./session_hook_firer.ts";
@@ -26,6 +27,8 @@ export interface AgentConfig {
   readonly defaultMode: PermissionModeId;
   readonly rules: readonly PermissionRule[];
   readonly maxToolRounds: number;
+  /** When to compact and what one tool result may take; DEFAULT_CONTEXT_BUDGET when absent. */
+  readonly contextBudget?: ContextBudgetSettings;
   /**
    * Stop continuations a turn allows before the next block is overridden, from
    * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (stop_continuation.ts); Claude Code's 8 when absent.
