@@ -9,6 +9,7 @@
  *   guard on `Bash` must not be walked around by calling the same capability by another name.
  */
 import type { ToolCapability } from "./tool_identity.ts";
+import { CLAUDE_CUT_NOTES, type CutNotes, LLAMA_CUT_NOTES } from "./cut_notes.ts";
 
 export const COMPAT_PROFILE_IDS = ["llama", "claude"] as const;
 export type CompatProfileId = (typeof COMPAT_PROFILE_IDS)[number];
@@ -62,6 +63,11 @@ export interface CompatProfile {
    * unmodified Claude Code setup keeps its instructions in (first, so it wins the size cap).
    */
   readonly instructionFiles: readonly string[];
+  /**
+   * What the model reads where a tool result was cut to fit its context (cut_notes.ts): the
+   * claude profile keeps Claude Code's own truncation wording where it has one.
+   */
+  readonly cutNotes: CutNotes;
 }
 
 const LLAMA: CompatProfile = {
@@ -84,6 +90,7 @@ const LLAMA: CompatProfile = {
   readsPlugins: false,
   transcript: "raw",
   instructionFiles: ["AGENTS.md"],
+  cutNotes: LLAMA_CUT_NOTES,
 };
 
 const CLAUDE: CompatProfile = {
@@ -102,6 +109,7 @@ const CLAUDE: CompatProfile = {
   readsPlugins: true,
   transcript: "claude",
   instructionFiles: ["CLAUDE.md", "AGENTS.md"],
+  cutNotes: CLAUDE_CUT_NOTES,
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {
