@@ -7,6 +7,7 @@ import type { ClientCapabilities, InitializeResponse } from "@agentclientprotoco
 import { firedEvents } from "../hooks/event_table.ts";
 import { listSessions } from "../agent/session_catalog.ts";
 import type { AgentConfig } from "./agent_config.ts";
+import { AfterResponse } from "./after_response.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { foreignToolNotice } from "./foreign_tool_notice.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
@@ -33,6 +34,7 @@ export interface AgentHandle {
 
 export function createAgentApp(config: AgentConfig): AgentHandle {
   const store = new SessionStore(config);
+  const afterResponse = new AfterResponse();
   let clientCapabilities: ClientCapabilities = {};
   /**
    * Whether the client knows config options, so `config_option_update` is news it can take: it
@@ -59,11 +61,11 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         const foreign = foreignToolNotice(session.hooks.hooks, config.profile, session.cwd);
         if (foreign !== undefined) notices.push(foreign);
         // After the response: a client must know the session id before updates name it.
-        setTimeout(() => {
+        afterResponse.run(() => {
           session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
           for (const notice of notices) session.notice(notice);
           session.reportProblems();
-        }, 0);
+        });
         return {
           sessionId: session.id,
           modes: sessionModes(session),
@@ -92,10 +94,10 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           client,
         );
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
-        setTimeout(() => {
+        afterResponse.run(() => {
           for (const notice of transcriptNotices) session.transcriptNotice(notice);
           session.reportProblems();
-        }, 0);
+        });
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest(
@@ -159,7 +161,13 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
       store.find(params.sessionId)?.cancel();
     });
 
-  return { app, shutdown: () => store.closeAll() };
+  return {
+    app,
+    shutdown: () => {
+      afterResponse.cancel();
+      return store.closeAll();
+    },
+  };
 }
 
 /** SessionStart, once per session id in this process: a load after a load fires nothing. */

@@ -18,8 +18,11 @@ export interface ModelChoice {
   readonly description?: string;
 }
 
-/** Lists some of the choices; may reject (an endpoint that is down): the others still count. */
-export type ModelLister = () => Promise<readonly ModelChoice[]>;
+/**
+ * Lists some of the choices; may reject (an endpoint that is down): the others still count.
+ * `signal` aborts when the catalog stops waiting: a request still going is dropped then.
+ */
+export type ModelLister = (signal: AbortSignal) => Promise<readonly ModelChoice[]>;
 
 /** One user's hold on a choice's provider; `release` when done (more than once is harmless). */
 export interface ModelLease {
@@ -184,21 +187,28 @@ export function ggufPathOf(id: string): string | undefined {
   return id.startsWith(GGUF_ID_PREFIX) ? id.slice(GGUF_ID_PREFIX.length) : undefined;
 }
 
+/**
+ * What `lister` lists within `timeoutMs`; its signal aborts when the wait ends, answered or not,
+ * so neither the timer nor the lister's request outlives the listing.
+ */
 async function withTimeout(
   lister: ModelLister,
   timeoutMs: number,
 ): Promise<readonly ModelChoice[]> {
+  const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${timeoutMs / 1000} s`)),
-      timeoutMs,
-    );
+    timer = setTimeout(() => {
+      const error = new Error(`no answer within ${timeoutMs / 1000} s`);
+      reject(error);
+      controller.abort(error);
+    }, timeoutMs);
   });
   try {
     // A lister that throws before its first await is a failure like a rejection.
-    return await Promise.race([Promise.resolve().then(lister), timedOut]);
+    return await Promise.race([Promise.resolve().then(() => lister(controller.signal)), timedOut]);
   } finally {
     clearTimeout(timer);
+    controller.abort();
   }
 }

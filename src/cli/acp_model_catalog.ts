@@ -23,8 +23,8 @@ import {
 } from "./acp_model_flags.ts";
 
 const ENDPOINT_PREFIX = "endpoint:";
-/** Below the catalog's own wait for a lister, so the request is gone when it gives up. */
-const ENDPOINT_LIST_TIMEOUT_MS = 3_000;
+/** How long session/new waits for a listing: a menu must not wait long on a server. */
+const LIST_TIMEOUT_MS = 3_000;
 
 export function acpModelCatalog(
   setup: ModelSetup,
@@ -41,13 +41,15 @@ export function acpModelCatalog(
     defaultProvider.get().then((model) => (defaultFile = model.displayName), () => {});
   }
   const listers: ModelLister[] = [
-    async () => (await cached()).filter((choice) => choice.name + ".gguf" !== defaultFile),
+    async (signal) =>
+      (await cached(signal)).filter((choice) => choice.name + ".gguf" !== defaultFile),
   ];
   if (setup.kind === "endpoint") listers.push(endpointLister(setup));
   return createModelCatalog({
     defaultChoice: defaultChoiceOf(setup, flags),
     defaultProvider,
     listers,
+    listTimeoutMs: LIST_TIMEOUT_MS,
     log: deps.log,
     loaderFor: (id) => {
       const path = ggufPathOf(id);
@@ -92,14 +94,12 @@ function endpointLister(setup: Extract<ModelSetup, { kind: "endpoint" }>): Model
       openai,
       connection: openai.connectEndpoint(endpoint),
     }));
-  return async () => {
+  return async (signal) => {
     const { openai, connection } = await connect();
     // A menu must not wait on a server that is down: no retries, and a request that is dropped
-    // when the catalog stops waiting for it.
-    const listed = await openai.listEndpointModels(connection, {
-      retries: 0,
-      signal: AbortSignal.timeout(ENDPOINT_LIST_TIMEOUT_MS),
-    });
+    // when the catalog stops waiting for it (the signal's abort, not a timer of its own that
+    // would outlive a request that failed at once).
+    const listed = await openai.listEndpointModels(connection, { retries: 0, signal });
     // Without --model the default is the first listed: it is not offered twice.
     const offered = endpoint.model === undefined ? listed.slice(1) : listed;
     return offered.map((entry) => ({

@@ -43,6 +43,7 @@ function catalogOf(
 }
 
 const listing = (...choices: ModelChoice[]): ModelLister => () => Promise.resolve(choices);
+const NEVER_ABORTED = new AbortController().signal;
 
 Deno.test("before a refresh the catalog offers the default alone; after one, the default first and each id once", async () => {
   const catalog = catalogOf([listing(A, DEFAULT), listing(B, A)]);
@@ -69,6 +70,25 @@ Deno.test("a lister that fails, throws or never answers is logged and the others
     'Cannot list models for the "model" option: connection refused',
     'Cannot list models for the "model" option: no answer within 0.02 s',
   ]);
+});
+
+Deno.test("a lister's signal aborts when the catalog stops waiting for it, whether it answered, failed or never did", async () => {
+  const signals: Record<string, AbortSignal> = {};
+  const catalog = catalogOf([
+    (signal) => ((signals.listed = signal), Promise.resolve([B])),
+    (signal) => ((signals.failed = signal), Promise.reject(new Error("connection refused"))),
+    (signal) => {
+      signals.silent = signal;
+      // Ends when the signal aborts, as a request given the signal does.
+      return new Promise((_, reject) =>
+        signal.addEventListener("abort", () => reject(signal.reason))
+      );
+    },
+  ], { listTimeoutMs: 20 });
+  assertEquals(await catalog.refresh(), [DEFAULT, B]);
+  assertEquals(Object.keys(signals).sort(), ["failed", "listed", "silent"]);
+  assert(Object.values(signals).every((signal) => signal.aborted));
+  assertEquals(String(signals.silent?.reason), "Error: no answer within 0.02 s");
 });
 
 Deno.test("a listed model no loader can open is not offered, and says why", async () => {
@@ -117,14 +137,14 @@ Deno.test("the cache lister offers each GGUF file as gguf:<path>, named after th
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "gguf_lister_" }));
   try {
     await Deno.writeTextFile(`${dir}/qwen-0.5b.gguf`, "");
-    assertEquals(await cachedGgufLister(dir)(), [{
+    assertEquals(await cachedGgufLister(dir)(NEVER_ABORTED), [{
       id: `gguf:${dir}/qwen-0.5b.gguf`,
       name: "qwen-0.5b",
       description: "GGUF in the model cache",
     }]);
     assertEquals(ggufPathOf(ggufChoice(`${dir}/x.gguf`).id), `${dir}/x.gguf`);
     assertEquals(ggufPathOf("endpoint:llama3"), undefined);
-    assertEquals(await cachedGgufLister(undefined)(), []);
+    assertEquals(await cachedGgufLister(undefined)(NEVER_ABORTED), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
