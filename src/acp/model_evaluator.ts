@@ -15,6 +15,7 @@
 import { z } from "zod";
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
+import type { ToolOperation } from "../agent/tool_operation.ts";
 import { llamaToolKit } from "../agent/llama_tool_kit.ts";
 import { capabilityOf } from "../profile/compat_profile.ts";
 
@@ -32,7 +33,8 @@ import type {
   ToolDefinition,
 } from "../model/model.ts";
 import type { ModelProvider } from "./model_provider.ts";
-import { fitToBudget } from "./tool_call_content.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "./context_budget.ts";
+import { contextResultBudget, fitResult, resultOrigin } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 
 /** Rounds of tool calls an `agent` hook may make before it must answer (hooks.md §7). */
@@ -133,13 +135,17 @@ async function runAgent(
   const { signal } = request;
   const tools = readOnlyTools();
   const files = new LocalFileAccess({ cwd: request.cwd, roots: options.roots });
-  // One character per context token, as in a prompt turn: a result takes at most about a third.
-  const budget = { maxChars: session.contextSize };
   const segments: AssistantSegment[] = [];
   const conversation = () => [
     ...conversationFor(request),
     ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
   ];
+  // As in a prompt turn: a result takes its share of what the next request leaves free.
+  const budget = contextResultBudget(
+    session,
+    () => ({ conversation: conversation(), tools }),
+    DEFAULT_TOOL_OUTPUT_SHARE,
+  );
   for (let round = 1;; round++) {
     const result = await generate(session, { conversation: conversation(), tools, signal });
     if (result.thought !== "") segments.push({ type: "thought", text: result.thought });
@@ -150,14 +156,11 @@ async function runAgent(
       break;
     }
     for (const call of result.toolCalls) {
-      const text = await runReadOnlyTool(call, request.cwd, files, signal);
+      const { text, operation } = await runReadOnlyTool(call, request.cwd, files, signal);
       if (signal.aborted) throw stopped(signal);
-      segments.push({
-        type: "tool_call",
-        name: call.name,
-        input: call.input,
-        result: fitToBudget(text, budget),
-      });
+      const origin = resultOrigin(operation, "fs_read");
+      const result = await fitResult(text, origin, budget, READ_ONLY_KIT.profile.cutNotes);
+      segments.push({ type: "tool_call", name: call.name, input: call.input, result });
     }
     if (round === MAX_AGENT_TOOL_ROUNDS) {
       options.log(
@@ -189,12 +192,12 @@ async function runReadOnlyTool(
   cwd: string,
   files: LocalFileAccess,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<{ readonly text: string; readonly operation?: ToolOperation }> {
   if (capabilityOf(READ_ONLY_KIT.profile, call.name) !== "fs_read") {
-    return `Cannot run "${call.name}": an agent hook may only read files, with fs_read`;
+    return { text: `Cannot run "${call.name}": an agent hook may only read files, with fs_read` };
   }
   const parsed = READ_ONLY_KIT.parse("fs_read", call.input, call.name, cwd);
-  if (!parsed.ok) return parsed.message;
+  if (!parsed.ok) return { text: parsed.message };
   const execution = await READ_ONLY_KIT.execute(parsed.operation, {
     cwd,
     roots: [cwd],
@@ -202,7 +205,7 @@ async function runReadOnlyTool(
     shell: NO_SHELL,
     signal,
   });
-  return execution.modelText;
+  return { text: execution.modelText, operation: parsed.operation };
 }
 
 /** One generation under the verdict grammar, continuing an agent's message where there is one. */

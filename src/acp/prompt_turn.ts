@@ -25,6 +25,7 @@ import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
 import { fireNotification, runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
 import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
+import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
 
@@ -97,9 +98,20 @@ async function runModelLoop(
   deps: TurnDeps,
 ): Promise<PromptResponse> {
   const { session, hookContext: { signal } } = turn;
-  // One character per context token: a token is ~3-4 characters of text, so one result can
-  // take at most about a third of the context and the conversation goes on after it.
-  const toolTurn = { ...turn.hookContext, budget: { maxChars: model.contextSize } };
+  // Each result may take its share of what the next request leaves free (tool_output_budget.ts).
+  const toolTurn = {
+    ...turn.hookContext,
+    budget: contextResultBudget(model, () => ({
+      conversation: [
+        { role: "system" as const, text: systemPrompt(session, session.toolKit.profile) },
+        ...session.conversation,
+        ...(turn.segments.length > 0
+          ? [{ role: "assistant" as const, segments: [...turn.segments] }]
+          : []),
+      ],
+      tools: deps.tools(),
+    })),
+  };
   let toolRounds = 0;
   let continuations = 0;
   for (let round = 0;; round++) {

@@ -6,11 +6,13 @@
  * gets a result for every call, whatever happens.
  */
 import { failedExecution, type ParsedCall, type ToolExecution } from "../agent/tool_kit.ts";
+import type { ToolOperation } from "../agent/tool_operation.ts";
 import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
 import type { RequestedToolCall } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
-import { fitToBudget } from "./tool_call_content.ts";
+import { toolNameOf } from "../profile/compat_profile.ts";
+import { fitResult, resultOrigin } from "./tool_output_budget.ts";
 import {
   executorDeps,
   type Gate,
@@ -89,7 +91,15 @@ export async function runToolCall(
     ...(execution.locations ? { locations: execution.locations } : {}),
     ...(gate.kind === "refused" && gate.meta ? { _meta: gate.meta } : {}),
   });
-  let toolText = fitToBudget(execution.modelText, turn.budget);
+  // Cut to its share of the free context, with a note of how to get the rest (the tool's way).
+  const notes = session.toolKit.profile.cutNotes;
+  const origin = target.kind === "builtin"
+    ? resultOrigin(
+      operationOf(gate.kind === "dispatch" ? gate.parsed : parsed),
+      toolNameOf(session.toolKit.profile, target.capability),
+    )
+    : { kind: target.kind === "mcp" ? "mcp" as const : "other" as const, tool: call.name };
+  let toolText = await fitResult(execution.modelText, origin, turn.budget, notes);
   // Before the Post hooks, which may read it; what they add is recorded as their attachments.
   session.claudeTranscript?.toolResult({
     promptId: turn.promptId,
@@ -111,7 +121,10 @@ export async function runToolCall(
     halt = post.halt;
     // The model reads the hook's output; the client and the Claude-format transcript, written
     // above, keep the tool's real one (a hook reading the transcript sees what ran).
-    if (post.toolOutput !== null) toolText = fitToBudget(post.toolOutput, turn.budget);
+    if (post.toolOutput !== null) {
+      const hookOutput = { kind: "other" as const, tool: call.name };
+      toolText = await fitResult(post.toolOutput, hookOutput, turn.budget, notes);
+    }
   }
   const result = [toolText, ...forModel.map(systemReminder)].join("\n\n");
   session.record({
@@ -155,6 +168,10 @@ async function postToolHooks(
     return NO_POST_TOOL_OUTCOME;
   }
   return await runPostToolHooks(session, turn, call, execution, durationMs).catch(failed);
+}
+
+function operationOf(parsed: ParsedCall | undefined): ToolOperation | undefined {
+  return parsed?.ok ? parsed.operation : undefined;
 }
 
 function parseCall(

@@ -6,6 +6,7 @@
  * these without importing the turn that calls it.
  */
 import type { AssistantSegment } from "../model/model.ts";
+import type { ResultBudget } from "./tool_output_budget.ts";
 
 /** What each hook of a turn fires with: the prompt's id (`prompt_id`) and the turn's signal. */
 export interface TurnHookContext {
@@ -13,13 +14,9 @@ export interface TurnHookContext {
   readonly signal: AbortSignal;
 }
 
-/** How much of a tool result the model may be shown, from its context size. */
-export interface ResultBudget {
-  readonly maxChars: number | undefined;
-}
-
 /** The turn as one of its tool calls sees it. */
 export interface ToolTurn extends TurnHookContext {
+  /** How much of a result the model may be shown, as the context stands (tool_output_budget.ts). */
   readonly budget: ResultBudget;
 }
 

@@ -27,6 +27,9 @@ import {
   assertStringIncludes,
 } from "../helpers/assert.ts";
 import { withTempDir } from "../agent/temp_dir.ts";
+import { answerTokenCap } from "../../src/model/answer_cap.ts";
+import { estimatePromptTokens, estimateTextTokens } from "../../src/model/token_estimate.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/context_budget.ts";
 
 /** What one `generate` call was given (callbacks left out). */
 type SeenRequest = Omit<GenerateRequest, "onTextChunk" | "onThoughtChunk" | "signal">;
@@ -186,6 +189,53 @@ Deno.test("an agent hook reads files inside the roots only, then gives its verdi
       'Cannot run "shell": an agent hook may only read files, with fs_read',
     ]);
     assertEquals(segments.at(-1), { type: "text", text: "The notes freeze deploys." });
+  });
+});
+
+Deno.test("an agent hook's read of a long file is cut to its share of the free context, naming the lines left out", async () => {
+  const lines = Array.from({ length: 3_000 }, (_, i) => `entry ${i + 1}\n`).join("");
+  await withTempDir({ "big.txt": lines }, async (dir) => {
+    const { model: recorded, seen } = scripted({
+      turns: [
+        { toolCalls: [{ name: "fs_read", input: { file_path: "big.txt" } }] },
+        { text: '{"ok": true}' },
+      ],
+    });
+    // The scripted model with a context: 2,048 tokens.
+    const model: Model = {
+      ...recorded,
+      async openSession() {
+        const inner = await recorded.openSession();
+        return {
+          contextSize: 2048,
+          generate: (r) => inner.generate(r),
+          dispose: () => inner.dispose(),
+        };
+      },
+    };
+    const { evaluator } = evaluatorFor(model, [dir]);
+    assertEquals(await evaluator.evaluate(request("agent", { cwd: dir })), { ok: true });
+    const message = seen[1]?.conversation.at(-1);
+    assert(message?.role === "assistant");
+    const call = message.segments[0];
+    assert(call?.type === "tool_call");
+    const before = estimatePromptTokens(seen[1]!.conversation.slice(0, -1), seen[1]!.tools);
+    const share = Math.floor((2048 - before - answerTokenCap(2048)) * DEFAULT_TOOL_OUTPUT_SHARE);
+    assert(
+      estimateTextTokens(call.result) <= share,
+      `${estimateTextTokens(call.result)} > ${share}`,
+    );
+    const shown = call.result.split("\n").filter((line) => line.startsWith("entry "));
+    assertEquals(shown[0], "entry 1");
+    const lastHead = shown.findIndex((line, i) => line !== `entry ${i + 1}`);
+    assert(lastHead > 0, "the head ends before the tail begins");
+    const nextShown = Number(shown[lastHead]!.slice(6));
+    assertStringIncludes(
+      call.result,
+      `read them with fs_read "big.txt" offset ${lastHead + 1} and limit ${
+        nextShown - lastHead - 1
+      }`,
+    );
   });
 });
 

@@ -1,7 +1,10 @@
-import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
 import { AgentError } from "../../src/error.ts";
-import type { Model } from "../../src/model/model.ts";
+import type { GenerateRequest, Model } from "../../src/model/model.ts";
+import { answerTokenCap } from "../../src/model/answer_cap.ts";
+import { estimatePromptTokens, estimateTextTokens } from "../../src/model/token_estimate.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/context_budget.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
 
@@ -52,31 +55,63 @@ Deno.test("tool results that fill the context end the turn with max_tokens, keep
   });
 });
 
-Deno.test("a tool result longer than the context allows is cut, with a note for the model", async () => {
-  let seen = "";
-  await withInMemoryAgent({
-    files: { "big.txt": "x".repeat(500) },
-    model: steppedModel([
-      callTool("fs_read", { file_path: "big.txt" }),
-      (request) => {
-        const last = request.conversation.at(-1);
-        if (last?.role === "assistant") {
-          const call = last.segments.find((s) => s.type === "tool_call");
-          if (call?.type === "tool_call") seen = call.result;
-        }
-        return reply("ok")(request);
-      },
-    ], 100),
-  }, async (t) => {
-    const sessionId = await t.newSession();
-    await t.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "read" }],
+const COUNT_TO_3000 = 'i=1; while [ "$i" -le 3000 ]; do echo "line $i"; i=$((i+1)); done';
+
+for (const profile of ["llama", "claude"] as const) {
+  Deno.test(`${profile} profile: a big shell result on a small context is cut to its share of the free context, head and tail around a note`, async () => {
+    let seen: GenerateRequest | undefined;
+    await withInMemoryAgent({
+      profile,
+      model: steppedModel([
+        callTool(profile === "claude" ? "Bash" : "shell", { command: COUNT_TO_3000 }),
+        (request) => {
+          seen = request;
+          return reply("ok")(request);
+        },
+      ], 4096),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      const done = await t.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "count" }],
+      });
+      assertEquals(done.stopReason, "end_turn");
     });
-    assert(seen.startsWith("x".repeat(100) + "\n[cut at 100 of"), seen);
-    assertStringIncludes(seen, "offset and limit");
+    assert(seen !== undefined, "the model was asked again with the result");
+    const last = seen.conversation.at(-1);
+    assert(last?.role === "assistant" && last.segments.length === 1);
+    const call = last.segments[0];
+    assert(call?.type === "tool_call");
+    // What the context held when the result was cut: everything before the call's message.
+    const before = estimatePromptTokens(seen.conversation.slice(0, -1), seen.tools);
+    const share = Math.floor((4096 - before - answerTokenCap(4096)) * DEFAULT_TOOL_OUTPUT_SHARE);
+    const used = estimateTextTokens(call.result);
+    assert(used <= share, `${used} tokens, more than the share of ${share}`);
+    assert(used >= share * 0.8, `${used} tokens, well short of the share of ${share}`);
+    const lines = call.result.trimEnd().split("\n");
+    assertEquals(lines[0], "line 1");
+    assertEquals(lines.at(-1), "line 3000");
+    const kept = lines.filter((line) => /^line \d+$/.test(line)).length;
+    const notes = lines.filter((line) => !/^line \d+$/.test(line));
+    assertEquals(notes.length, 1, call.result);
+    const cut = 3000 - kept;
+    if (profile === "claude") {
+      assertEquals(
+        notes[0],
+        `... [${cut} lines truncated] ... (run the command again narrowed, e.g. piped to head, ` +
+          "tail or grep, to see them)",
+      );
+    } else {
+      assertMatch(
+        notes[0]!,
+        new RegExp(
+          `^\\[lines \\d+-\\d+ cut \\(${cut} lines, \\d+ tokens\\) to fit the model's context: ` +
+            "run the command again narrowed, e\\.g\\. piped to head -n, tail -n or grep\\]$",
+        ),
+      );
+    }
   });
-});
+}
 
 Deno.test("a prompt cancelled while the model loads is recorded, and closing never waits for the load", async () => {
   const never = new Promise<Model>(() => {});
