@@ -40,6 +40,8 @@ export interface AgentSessionInit {
   /** The transcript holds these settings already (a restored session's): no record is due. */
   readonly settingsRecorded: boolean;
   readonly conversation: ConversationItem[];
+  /** The summary of what was compacted away, for the system prompt (a restored session's). */
+  readonly contextSummary?: string;
   readonly transcript: TranscriptWriter;
   /** The `claude` profile's transcript for hooks (`transcript_path`), opened; absent otherwise. */
   readonly claudeTranscript?: ClaudeTranscript;
@@ -73,6 +75,11 @@ export class AgentSession {
   modelChoice: string | undefined;
   readonly modelCatalog: ModelCatalog | undefined;
   readonly conversation: ConversationItem[];
+  /**
+   * What the conversation held before its last compaction, summarised: the system prompt's last
+   * part (system_prompt.ts); undefined before any compaction and after `/clear`.
+   */
+  contextSummary: string | undefined;
   /** Tool names the user answered "always" for, for the rest of the session. */
   readonly alwaysAllowed = new Set<string>();
   readonly alwaysRejected: Set<string>;
@@ -125,6 +132,7 @@ export class AgentSession {
     this.#models = init.models;
     this.alwaysRejected = new Set(init.settings.alwaysRejected);
     this.conversation = init.conversation;
+    this.contextSummary = init.contextSummary;
     this.transcript = init.transcript;
     this.claudeTranscript = init.claudeTranscript;
     this.hooks = init.hooks;

@@ -16,6 +16,7 @@ import {
   conversationFromTranscript,
   readTranscript,
   replayUpdates,
+  summaryFromTranscript,
 } from "../agent/transcript_reader.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import { ClaudeTranscript } from "../agent/claude_transcript.ts";
@@ -266,6 +267,7 @@ export class SessionStore {
       settingsRecorded: restored.recorded && restored.recordedMode === restored.settings.mode &&
         model === recordedModel,
       conversation: conversationFromTranscript(records),
+      contextSummary: summaryFromTranscript(records),
       transcript,
       claudeTranscript,
       roots,

@@ -1,7 +1,8 @@
 /**
  * What the model is told before the conversation: who it is, where it works, the rules its
- * tools keep here, the project's instructions and what SessionStart hooks said. Constant for a
- * session, so it stays in the model's cached prefix.
+ * tools keep here, the project's instructions, what SessionStart hooks said and, once the
+ * conversation has been compacted, its summary. Constant between compactions, so it stays in the
+ * model's cached prefix.
  *
  * Each tool describes itself (llama_tool_definitions.ts, claude_tool_definitions.ts); this says
  * only what holds for all of them, once. Every token is read before every first token
@@ -16,7 +17,16 @@ export interface SessionPlace {
   readonly projectInstructions?: readonly string[] | undefined;
   /** What SessionStart hooks said for the model. */
   readonly startContext?: readonly string[];
+  /**
+   * The summary of the conversation before its last compaction (compaction.ts): last, after
+   * what every session of the project shares, so the shared part stays a cached prefix.
+   */
+  readonly contextSummary?: string | undefined;
 }
+
+/** What introduces the summary of a compacted conversation to the model. */
+export const SUMMARY_HEADING = "Summary of the conversation so far (older messages were " +
+  "compacted into it; the messages after it are the latest):\n";
 
 /** The system prompt names the tools as this profile offers them. */
 export function systemPrompt(session: SessionPlace, profile: CompatProfile): string {
@@ -29,5 +39,8 @@ export function systemPrompt(session: SessionPlace, profile: CompatProfile): str
     `${tool("fs_grep")} rather than ${tool("shell")}. If the user or a policy refuses a tool ` +
     "call, say so and do not retry it. Answer concisely.";
   const after = [...(session.projectInstructions ?? []), ...(session.startContext ?? [])];
-  return [base, ...after].join("\n\n");
+  const summary = session.contextSummary === undefined || session.contextSummary === ""
+    ? []
+    : [SUMMARY_HEADING + session.contextSummary];
+  return [base, ...after, ...summary].join("\n\n");
 }

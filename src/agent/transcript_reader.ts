@@ -226,6 +226,15 @@ function withoutTerminals(
 }
 
 /**
+ * The summary the system prompt carries once the conversation was compacted: the last
+ * `conversation` record's (a `/clear` takes it away).
+ */
+export function summaryFromTranscript(records: readonly TranscriptRecord[]): string | undefined {
+  const last = records.findLast((record) => record.type === "conversation");
+  return last?.type === "conversation" ? last.summary : undefined;
+}
+
+/**
  * The conversation as the model saw it: each prompt's text, then the assistant's streamed text and
  * thoughts interleaved with its tool calls and their results, in the order they happened.
  */
@@ -274,6 +283,11 @@ export function conversationFromTranscript(
           input: record.input,
           result: record.result,
         });
+        break;
+      case "conversation":
+        // What the model reads from here on. A turn's work so far (`segments`) is never part of
+        // a compaction made in the middle of it, so it goes on after the new items.
+        items.splice(0, items.length, ...structuredClone(record.items));
         break;
       case "session":
       case "settings":

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { ConversationItem } from "../model/model.ts";
 
 const isObjectWith = (key: string) => (value: unknown) =>
   typeof value === "object" && value !== null &&
@@ -14,6 +15,7 @@ const isObjectWith = (key: string) => (value: unknown) =>
 const SessionUpdateField = z.custom<SessionUpdate>(isObjectWith("sessionUpdate"));
 const ContentBlockField = z.custom<ContentBlock>(isObjectWith("type"));
 const StopReasonField = z.custom<StopReason>((value) => typeof value === "string");
+const ConversationItemField = z.custom<ConversationItem>(isObjectWith("role"));
 
 export const TranscriptRecord = z.discriminatedUnion("type", [
   z.looseObject({
@@ -62,6 +64,21 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     alwaysRejected: z.array(z.string()),
     /** The model picked with the "model" option (a catalog id); absent: the agent's default. */
     model: z.string().optional(),
+  }),
+  /**
+   * The conversation as the model reads it from here on, replacing what came before: written
+   * when it is compacted (a summary and the latest turns), cleared (`/clear`), or when a prompt
+   * the model never read is taken back out. A load rebuilds the same state from it, while the
+   * client is still replayed the whole history.
+   */
+  z.looseObject({
+    type: z.literal("conversation"),
+    reason: z.enum(["compact_manual", "compact_auto", "clear", "prompt_withdrawn"]),
+    items: z.array(ConversationItemField),
+    /** The summary the system prompt carries from here on; absent: none. */
+    summary: z.string().optional(),
+    /** Prompt tokens before and after, where they were counted. */
+    tokens: z.object({ before: z.number(), after: z.number() }).optional(),
   }),
   /** A prompt that ended in an error instead of a response. */
   z.looseObject({ type: z.literal("failure"), message: z.string() }),
