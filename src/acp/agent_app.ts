@@ -2,6 +2,7 @@
  * The ACP agent: one handler per method, each short — parse, call a named step, map the result.
  * Errors leave through `answering`, so every failure is a JSON-RPC error of the right kind.
  */
+import { SESSION_COMMANDS } from "./session_commands.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
 import { firedEvents } from "../hooks/event_table.ts";
@@ -62,7 +63,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         if (foreign !== undefined) notices.push(foreign);
         // After the response: a client must know the session id before updates name it.
         afterResponse.run(() => {
-          session.sendState({ sessionUpdate: "available_commands_update", availableCommands: [] });
+          sendCommands(session);
           for (const notice of notices) session.notice(notice);
           session.reportProblems();
         });
@@ -84,6 +85,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         for (const notice of notices) session.notice(notice);
         for (const notice of transcriptNotices) session.transcriptNotice(notice);
         session.reportProblems();
+        afterResponse.run(() => sendCommands(session));
         return { modes: sessionModes(session), configOptions: sessionConfigOptions(session) };
       }))
     .onRequest("session/resume", ({ params, client }) =>
@@ -95,6 +97,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         );
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
         afterResponse.run(() => {
+          sendCommands(session);
           for (const notice of transcriptNotices) session.transcriptNotice(notice);
           session.reportProblems();
         });
@@ -143,6 +146,8 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
             tools: () => [...tools.definitions, ...session.mcp.definitions()],
             maxToolRounds: config.maxToolRounds,
             stopHookBlockCap: config.stopHookBlockCap,
+            contextBudget: config.contextBudget,
+            compactionUpdates: clientCapabilities.session?.compaction != null,
             runToolCall: (call, turn) =>
               runToolCall(session, call, turn, {
                 ...tools,
@@ -196,6 +201,14 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
     agentInfo: { name: "llama-agent", title: "llama-agent", version: config.version },
     authMethods: [],
   };
+}
+
+/** The session's slash commands (session_commands.ts), once the client knows the session. */
+function sendCommands(session: AgentSession): void {
+  session.sendState({
+    sessionUpdate: "available_commands_update",
+    availableCommands: [...SESSION_COMMANDS],
+  });
 }
 
 function announceModeChange(session: AgentSession, withConfigOptions: boolean): void {

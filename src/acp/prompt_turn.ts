@@ -19,7 +19,6 @@ import { hookPermissionMode } from "../agent/permission_policy.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
-import { systemPrompt } from "./system_prompt.ts";
 import type { ToolCallOutcome } from "./tool_call_step.ts";
 import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
@@ -28,6 +27,18 @@ import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
+import { answerTokenCap } from "../model/answer_cap.ts";
+import { type ContextBudgetSettings, DEFAULT_CONTEXT_BUDGET } from "./context_budget.ts";
+import {
+  clearConversation,
+  type CompactionHooks,
+  compactionLimit,
+  requestItems,
+  withdrawRunningTurn,
+} from "./compaction.ts";
+import { runCompaction } from "./compaction_step.ts";
+import { tokenCounterOf, tokensText, usageUpdate } from "./context_meter.ts";
+import { sessionCommandOf } from "./session_commands.ts";
 
 export interface TurnDeps {
   /** The prompt's id as hooks see it (`prompt_id`); a random UUID when absent. */
@@ -44,6 +55,12 @@ export interface TurnDeps {
   readonly stopHookBlockCap?: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
   readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
+  /** When to compact and what one tool result may take; the defaults when absent. */
+  readonly contextBudget?: ContextBudgetSettings;
+  /** PreCompact and PostCompact, where the profile fires them. */
+  readonly compactionHooks?: CompactionHooks;
+  /** The client takes ACP's `compaction_update` (else a compaction is told as a notice). */
+  readonly compactionUpdates?: boolean;
 }
 
 /**
@@ -60,6 +77,38 @@ export async function runPromptTurn(
 ): Promise<PromptResponse> {
   const turn = new TurnState(session, { promptId: deps.promptId ?? crypto.randomUUID(), signal });
   const text = promptText(prompt);
+  const command = sessionCommandOf(prompt);
+  if (command !== undefined) {
+    // A command is the agent's to run: no hook sees it as a prompt, the model never reads it.
+    session.record({ type: "prompt", prompt: [...prompt], text, refused: true });
+    try {
+      if (command.name === "clear") {
+        clearConversation(session);
+        session.notice(
+          "The conversation was cleared: the model starts over from your next " +
+            "prompt (this thread still shows what came before)",
+        );
+        return turn.finish("end_turn");
+      }
+      const model = await untilAborted(deps.openModel(), signal);
+      if (!model || signal.aborted) return turn.finish("cancelled");
+      const outcome = await runCompaction(session, model, {
+        trigger: "manual",
+        focus: command.focus,
+        signal,
+        keepFrom: session.conversation.length,
+        pending: [],
+        tools: deps.tools(),
+        target: 0,
+        hooks: deps.compactionHooks,
+      }, { compactionUpdates: deps.compactionUpdates ?? false });
+      if (outcome.kind === "cancelled" || signal.aborted) return turn.finish("cancelled");
+      return turn.finish("end_turn");
+    } catch (error) {
+      session.record({ type: "failure", message: errorMessage(error) });
+      throw error;
+    }
+  }
   try {
     const gate = await runUserPromptSubmitHooks(session, prompt, turn.hookContext);
     if (gate.kind !== "go" || signal.aborted) {
@@ -81,6 +130,7 @@ export async function runPromptTurn(
       permissionMode: hookPermissionMode(session.mode),
     });
     session.conversation.push({ role: "user", text: forModel + text });
+    turn.startIndex = session.conversation.length - 1;
     const model = await untilAborted(deps.openModel(), signal);
     if (!model || signal.aborted) return turn.finish("cancelled");
     return await runModelLoop(turn, model, deps);
@@ -101,44 +151,66 @@ async function runModelLoop(
   // Each result may take its share of what the next request leaves free (tool_output_budget.ts).
   const toolTurn = {
     ...turn.hookContext,
-    budget: contextResultBudget(model, () => ({
-      conversation: [
-        { role: "system" as const, text: systemPrompt(session, session.toolKit.profile) },
-        ...session.conversation,
-        ...(turn.segments.length > 0
-          ? [{ role: "assistant" as const, segments: [...turn.segments] }]
-          : []),
-      ],
-      tools: deps.tools(),
-    })),
+    budget: contextResultBudget(
+      model,
+      () => ({
+        conversation: requestItems(
+          session,
+          session.contextSummary,
+          session.conversation,
+          turn.segments,
+        ),
+        tools: deps.tools(),
+      }),
+      (deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET).toolOutputShare,
+    ),
   };
   let toolRounds = 0;
   let continuations = 0;
   for (let round = 0;; round++) {
     let stop: StopReason;
-    let result: GenerateResult | undefined;
+    const room = await makeRoom(turn, model, deps, false);
+    if (room !== "go") return room;
+    let result: GenerateResult;
     try {
       result = await generateOnce(turn, model, deps.tools());
     } catch (error) {
-      // Tool results filled the context: the turn ends at the limit, as acp.md asks. A prompt
-      // that does not fit at all is the user's to fix, and its error says how.
-      if (round === 0 || !(error instanceof AgentError) || error.code !== "CONTEXT_FULL") {
-        throw error;
-      }
+      if (!(error instanceof AgentError) || error.code !== "CONTEXT_FULL") throw error;
+      // The count was short of the model's, or the server's context is smaller than it said:
+      // compacted at once, and tried again once.
       session.log(error.message);
-    }
-    if (result) {
-      turn.count(result, round === 0);
-      if (result.notice !== undefined) {
-        session.log(result.notice);
-        session.notice(result.notice);
+      // Without a known context size there is nothing to plan a compaction against.
+      if (model.contextSize === undefined) {
+        return turn.endForRoom(error.message, turn.modelCalls === 0);
       }
-      if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
+      const again = await makeRoom(turn, model, deps, true);
+      if (again !== "go") return again;
+      try {
+        result = await generateOnce(turn, model, deps.tools());
+      } catch (retryError) {
+        if (!(retryError instanceof AgentError) || retryError.code !== "CONTEXT_FULL") {
+          throw retryError;
+        }
+        session.log(retryError.message);
+        return turn.endForRoom(retryError.message, turn.modelCalls === 0);
+      }
     }
-    if (!result) stop = "max_tokens";
-    else if (result.toolCalls.length === 0) stop = turnEndOf(result.stop);
-    else if (toolRounds >= deps.maxToolRounds) stop = "max_turn_requests";
-    else {
+    turn.count(result, round === 0);
+    sendUsage(turn, model, result);
+    if (result.notice !== undefined) {
+      session.log(result.notice);
+      session.notice(result.notice);
+    }
+    if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
+    if (result.toolCalls.length === 0) {
+      stop = turnEndOf(result.stop);
+      const why = endNotice(result, model);
+      if (why !== undefined && result.notice === undefined) turn.pendingNotice = why;
+    } else if (toolRounds >= deps.maxToolRounds) {
+      stop = "max_turn_requests";
+      turn.pendingNotice = `The turn was stopped after ${deps.maxToolRounds} rounds of tool ` +
+        "calls, the limit (--max-tool-rounds): send a prompt to let the model go on";
+    } else {
       toolRounds++;
       const batch: BatchedToolCall[] = [];
       for (const call of result.toolCalls) {
@@ -183,6 +255,8 @@ async function runModelLoop(
     for (const notice of next.notices) session.notice(notice);
     if (next.kind === "end") return turn.finish(stop);
     continuations++;
+    // The turn goes on: what would have been said of its end is not its end.
+    turn.pendingNotice = undefined;
     turn.feedBack(next.forModel);
   }
 }
@@ -190,6 +264,14 @@ async function runModelLoop(
 /** What one turn has said and counted so far, and how it ends. */
 class TurnState {
   segments: AssistantSegment[] = [];
+  /** Where this turn's items start in the conversation (its prompt): compaction keeps them. */
+  startIndex = 0;
+  /** Why the turn ends, said to the user when it does (a limit, an empty answer). */
+  pendingNotice: string | undefined;
+  /** The prompt tokens of the request about to be made, as counted before it. */
+  countedPrompt = 0;
+  /** Model calls answered so far in this turn. */
+  modelCalls = 0;
   readonly tokens = { prompt: 0, evaluated: 0, generated: 0 };
   /** The response's `_meta` besides `tokens` (the hook keys of acp.md). */
   readonly meta: Record<string, unknown> = {};
@@ -197,6 +279,7 @@ class TurnState {
   constructor(readonly session: AgentSession, readonly hookContext: TurnHookContext) {}
 
   count(result: GenerateResult, first: boolean): void {
+    this.modelCalls++;
     if (first) this.tokens.prompt = result.tokens.prompt;
     this.tokens.evaluated += result.tokens.evaluated;
     this.tokens.generated += result.tokens.generated;
@@ -227,11 +310,26 @@ class TurnState {
   }
 
   finish(stopReason: StopReason): PromptResponse {
+    if (this.pendingNotice !== undefined) this.session.notice(this.pendingNotice);
+    this.pendingNotice = undefined;
     this.closeMessage();
     const meta = { ...this.meta, tokens: { ...this.tokens } };
     this.session.record({ type: "response", stopReason, _meta: meta });
     this.session.claudeTranscript?.endTurn();
     return { stopReason, _meta: meta };
+  }
+
+  /**
+   * The request cannot be made to fit the context: the turn ends at the limit, saying why. A
+   * prompt the model never read is taken back out of the conversation.
+   */
+  endForRoom(message: string, neverRead: boolean): PromptResponse {
+    if (neverRead && this.segments.length === 0) {
+      withdrawRunningTurn(this.session, this.startIndex);
+      this.pendingNotice = `${message}. Your prompt was not sent to the model and is not kept ` +
+        "in the conversation: shorten it, or run /compact or /clear";
+    } else this.pendingNotice = message;
+    return this.finish("max_tokens");
   }
 
   /** A hook ended the turn (`continue:false`, a deferred call): `stopReason` is what it said. */
@@ -250,16 +348,18 @@ async function generateOnce(
   const { session, segments } = turn;
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
-  const conversation: ConversationItem[] = [
-    { role: "system", text: systemPrompt(session, session.toolKit.profile) },
-    ...session.conversation,
-    ...(segments.length > 0 ? [{ role: "assistant" as const, segments: [...segments] }] : []),
-  ];
+  const conversation: ConversationItem[] = requestItems(
+    session,
+    session.contextSummary,
+    session.conversation,
+    segments,
+  );
   let text = "";
   let thought = "";
   const result = await model.generate({
     conversation,
     tools,
+    ...(model.contextSize === undefined ? {} : { maxTokens: answerTokenCap(model.contextSize) }),
     signal: turn.hookContext.signal,
     onTextChunk(chunk) {
       if (chunk === "") return;
@@ -300,4 +400,109 @@ function appendText(segments: AssistantSegment[], type: "text" | "thought", text
   const last = segments.at(-1);
   if (last?.type === type) segments[segments.length - 1] = { type, text: last.text + text };
   else segments.push({ type, text });
+}
+
+/**
+ * Before a request: when its prompt would pass the compaction limit (or the model refused it for
+ * its size: `force`), the conversation is compacted; when nothing can make it fit, the turn ends
+ * saying why. "go" when the request may be made.
+ */
+async function makeRoom(
+  turn: TurnState,
+  model: ModelSession,
+  deps: TurnDeps,
+  force: boolean,
+): Promise<"go" | PromptResponse> {
+  const { session } = turn;
+  const contextSize = model.contextSize;
+  if (contextSize === undefined) return "go";
+  const neverRead = turn.modelCalls === 0;
+  const budget = deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET;
+  const tools = deps.tools();
+  const counter = tokenCounterOf(model);
+  const answer = answerTokenCap(contextSize);
+  const fixed = await counter.prompt(requestItems(session, undefined, [], []), tools);
+  if (fixed + answer > contextSize) {
+    return turn.endForRoom(
+      `The model's context of ${tokensText(contextSize)} cannot hold the agent's fixed prompt ` +
+        `(${tokensText(fixed)}: the system prompt and the tools' definitions) and an answer ` +
+        `(${tokensText(answer)}): start the agent with --ctx-size ${fixed + answer} or more`,
+      neverRead,
+    );
+  }
+  const current = () =>
+    counter.prompt(
+      requestItems(session, session.contextSummary, session.conversation, turn.segments),
+      tools,
+    );
+  const tokens = await current();
+  turn.countedPrompt = tokens;
+  const limit = compactionLimit(contextSize, budget.compactThreshold);
+  if (!force && tokens <= limit) return "go";
+  const running = session.conversation.length - turn.startIndex;
+  const outcome = await runCompaction(session, model, {
+    trigger: "auto",
+    focus: "",
+    signal: turn.hookContext.signal,
+    keepFrom: turn.startIndex,
+    pending: turn.segments,
+    tools,
+    target: Math.floor(limit / 2),
+    hooks: deps.compactionHooks,
+  }, { compactionUpdates: deps.compactionUpdates ?? false });
+  const full = `The conversation does not fit in the model's context of ${
+    tokensText(contextSize)
+  } with room for an answer`;
+  switch (outcome.kind) {
+    case "compacted":
+      turn.startIndex = session.conversation.length - running;
+      turn.countedPrompt = outcome.after;
+      return "go";
+    case "cancelled":
+      return turn.finish("cancelled");
+    case "too_large":
+      return turn.endForRoom(
+        `This turn takes ${tokensText(outcome.tokens)} with the system prompt and tools, more ` +
+          `than the model's context of ${tokensText(contextSize)} holds with room for an answer`,
+        neverRead,
+      );
+    case "empty":
+    case "blocked":
+      // Nothing was freed: the request goes as it is when it fits at all.
+      if (!force && tokens + answer <= contextSize) return "go";
+      return turn.endForRoom(full, neverRead);
+    default:
+      return outcome satisfies never;
+  }
+}
+
+/** ACP's context meter after a model call: what the server counted, else our own count. */
+function sendUsage(turn: TurnState, model: ModelSession, result: GenerateResult): void {
+  if (model.contextSize === undefined) return;
+  const used = result.tokens.prompt > 0
+    ? result.tokens.prompt + result.tokens.generated
+    : turn.countedPrompt + tokenCounterOf(model).text(result.text + result.thought);
+  turn.session.sendState(usageUpdate(used, model.contextSize));
+}
+
+/** Why a turn that ends on this answer ended, when the answer alone does not say it. */
+function endNotice(result: GenerateResult, model: ModelSession): string | undefined {
+  switch (result.stop) {
+    case "max_tokens":
+      return `The answer reached its cap${
+        model.contextSize === undefined
+          ? ""
+          : ` of ${tokensText(answerTokenCap(model.contextSize))}`
+      } and was cut there; anything it was still writing, a tool call included, was dropped`;
+    case "context_full":
+      return "The context filled up during the answer, which was cut there; the conversation " +
+        "is compacted before the next request";
+    case "end":
+      return result.text.trim() === "" ? "The model ended its turn without an answer" : undefined;
+    case "tool_calls":
+    case "cancelled":
+      return undefined;
+    default:
+      return result.stop satisfies never;
+  }
 }
