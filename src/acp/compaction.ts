@@ -15,6 +15,7 @@ import { answerTokenCap } from "../model/answer_cap.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { type TokenCounter, tokenCounterOf, tokensText } from "./context_meter.ts";
 import { requestSummary } from "./conversation_summary.ts";
+import { shrinkOlderResults } from "./shrink_older_results.ts";
 import { systemPrompt } from "./system_prompt.ts";
 
 export type CompactTrigger = "manual" | "auto";
@@ -55,6 +56,13 @@ export type CompactionOutcome =
     readonly summaryFailure?: string;
     readonly keptTurns: number;
     readonly droppedTurns: number;
+  }
+  /** Older tool results were shortened, and that made room enough: no summary was needed. */
+  | {
+    readonly kind: "shortened";
+    readonly before: number;
+    readonly after: number;
+    readonly results: number;
   }
   | { readonly kind: "empty" }
   | { readonly kind: "blocked"; readonly message: string }
@@ -121,6 +129,29 @@ export async function compactConversation(
     return request.trigger === "manual" || fits(before)
       ? { kind: "empty" }
       : { kind: "too_large", tokens: before };
+  }
+
+  if (request.trigger === "auto") {
+    // Older tool results shrink first: often that alone makes room, and the conversation stays.
+    const shrunk = shrinkOlderResults(older, counter.text, before - request.target, {
+      note: session.toolKit.profile.cutNotes.older,
+    });
+    if (shrunk.shortened > 0) {
+      older.splice(0, older.length, ...shrunk.conversation);
+      const after = await count(session.contextSummary, [...older, ...running]);
+      if (after <= request.target) {
+        const items = [...older, ...running];
+        session.conversation.splice(0, session.conversation.length, ...items);
+        session.record({
+          type: "conversation",
+          reason: "results_shortened",
+          items: structuredClone(items),
+          ...(session.contextSummary === undefined ? {} : { summary: session.contextSummary }),
+          tokens: { before, after },
+        });
+        return { kind: "shortened", before, after, results: shrunk.shortened };
+      }
+    }
   }
 
   const gate = await request.hooks?.before(request.trigger, request.focus, request.signal);

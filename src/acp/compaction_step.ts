@@ -46,6 +46,15 @@ export async function runCompaction(
       }
       break;
     }
+    case "shortened":
+      session.log(
+        `Session "${session.id}": ${outcome.results} older tool results were shortened to make ` +
+          `room (${outcome.before} → ${outcome.after} tokens)`,
+      );
+      if (model.contextSize !== undefined) {
+        session.sendState(usageUpdate(outcome.after, model.contextSize));
+      }
+      break;
     case "blocked":
       session.notice(
         `${request.trigger === "auto" ? "The automatic compaction" : "/compact"} was blocked ` +
@@ -74,6 +83,7 @@ function compactionStatus(outcome: CompactionOutcome) {
     case "cancelled":
       return { status: "cancelled" as const };
     case "empty":
+    case "shortened":
       return { status: "completed" as const };
     case "blocked":
       return {

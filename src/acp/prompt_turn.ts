@@ -455,6 +455,7 @@ async function makeRoom(
   } with room for an answer`;
   switch (outcome.kind) {
     case "compacted":
+    case "shortened":
       turn.startIndex = session.conversation.length - running;
       turn.countedPrompt = outcome.after;
       return "go";

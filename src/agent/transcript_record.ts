@@ -67,13 +67,20 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
   }),
   /**
    * The conversation as the model reads it from here on, replacing what came before: written
-   * when it is compacted (a summary and the latest turns), cleared (`/clear`), or when a prompt
+   * when it is compacted (a summary and the latest turns, or older tool results shortened),
+   * cleared (`/clear`), or when a prompt
    * the model never read is taken back out. A load rebuilds the same state from it, while the
    * client is still replayed the whole history.
    */
   z.looseObject({
     type: z.literal("conversation"),
-    reason: z.enum(["compact_manual", "compact_auto", "clear", "prompt_withdrawn"]),
+    reason: z.enum([
+      "compact_manual",
+      "compact_auto",
+      "results_shortened",
+      "clear",
+      "prompt_withdrawn",
+    ]),
     items: z.array(ConversationItemField),
     /** The summary the system prompt carries from here on; absent: none. */
     summary: z.string().optional(),
