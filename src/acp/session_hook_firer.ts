@@ -3,7 +3,7 @@
  * seams fire an event — the matching registrations, the payload in Claude Code's shape with the
  * session's current permission mode, run through the engine under the caller's signal.
  */
-import type { FiredEventName } from "../hooks/event_table.ts";
+import { type FiredEventName, isFiredEvent } from "../hooks/event_table.ts";
 import { formatDiagnostic } from "../hooks/diagnostic.ts";
 import type { HandlerRunner, HookEnvPreparer } from "../hooks/handler_runner.ts";
 import { fireHooks, type HookFiring, noHooksFiring } from "../hooks/hook_engine.ts";
@@ -53,7 +53,11 @@ export interface SelectedFiring<E extends FiredEventName> {
 
 export interface SessionHookFirer {
   readonly hooks: SessionHooks;
-  /** Whether any registration exists for `event`: seams skip building payloads when not. */
+  /**
+   * Whether `event` fires in the session's profile and a registration exists for it: seams skip
+   * building payloads when not. (A `PostCompact` hook registers in the llama profile, where
+   * nothing fires it.)
+   */
   has(event: FiredEventName): boolean;
   /**
    * Chooses the registrations of one firing; `toolInput` is the call `if` rules test (tool
@@ -115,12 +119,15 @@ export async function createSessionHookFirer(options: {
     toolInput?: unknown,
   ): SelectedFiring<E> => {
     const order = ++firingsStarted;
-    // `if` rules read the tool call; on other events there is none and any `if` fails.
-    const { matched, unmatched } = selectRegistrations(hooks.registry, event, matcherValue, {
-      profile,
-      projectDir: session.cwd,
-      toolInput,
-    });
+    // `if` rules read the tool call; on other events there is none and any `if` fails. An event
+    // the profile does not fire runs none of its registrations, whoever asks.
+    const { matched, unmatched } = isFiredEvent(event, profile)
+      ? selectRegistrations(hooks.registry, event, matcherValue, {
+        profile,
+        projectDir: session.cwd,
+        toolInput,
+      })
+      : { matched: [], unmatched: [] };
     const finish = (firing: HookFiring, toolUseId: string | undefined) => {
       options.transcript?.recordFiring(firing, toolUseId);
       observe?.(session.id, firing, order, unmatched);
@@ -158,7 +165,8 @@ export async function createSessionHookFirer(options: {
   };
   return {
     hooks,
-    has: (event) => (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
+    has: (event) =>
+      isFiredEvent(event, profile) && (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
     select,
     fire(event, matcherValue, fields, fireOptions) {
       const selected = select(

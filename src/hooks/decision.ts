@@ -95,7 +95,11 @@ export interface HookDecision {
   readonly updatedToolOutput: { readonly by: string; readonly text: string } | null;
   /** `additionalContext` (top-level, then `hookSpecificOutput`), chain order; kept on block too. */
   readonly contexts: readonly Said[];
-  /** Plain stdout on exit 0 (SessionStart and UserPromptSubmit only), chain order. */
+  /**
+   * Plain stdout on exit 0, chain order, where the event reads it: the model's context on
+   * SessionStart and UserPromptSubmit, the summary's instructions on PreCompact, the user's
+   * notice on PostCompact.
+   */
   readonly texts: readonly Said[];
   /** `systemMessage`s, for the user. */
   readonly systemMessages: readonly Said[];
@@ -126,6 +130,10 @@ const READS: Record<FiredEventName, EventReads> = {
   // The session is over: nothing a hook says has an effect.
   SessionEnd: { context: false, plainText: false, stop: false },
   PostToolBatch: { context: true, plainText: false, stop: true },
+  // Plain stdout is added to the summary's instructions; a stop keeps the conversation whole.
+  PreCompact: { context: false, plainText: true, stop: true },
+  // The compaction is done: plain stdout is shown to the user, nothing else has an effect.
+  PostCompact: { context: false, plainText: true, stop: false },
 };
 
 const NONE: Verdict = { kind: "none" };

@@ -15,7 +15,13 @@ export type EventGroup =
   | "unsupported";
 
 /** The payload field a matcher is tested against, or null when the matcher is ignored. */
-export type MatcherField = "tool_name" | "source" | "notification_type" | "reason" | null;
+export type MatcherField =
+  | "tool_name"
+  | "source"
+  | "notification_type"
+  | "reason"
+  | "trigger"
+  | null;
 
 export interface EventSpec {
   /** The group in the default profile; a profile's `extraEvents` make an event fire there. */
@@ -84,13 +90,16 @@ export const HOOK_EVENTS = {
   PermissionRequest: profileEvent("dropped", "tool_name", true, ["decision"]),
   SubagentStart: notFired("dropped"),
   SubagentStop: notFired("dropped"),
-  PreCompact: notFired("dropped"),
+  // Blocks the compaction (exit 2, `decision:"block"`, `continue:false`); its plain stdout is
+  // added to the summary's instructions. No `hookSpecificOutput`: Claude Code rejects one.
+  PreCompact: profileEvent("dropped", "trigger", true, []),
   Setup: notFired("dropped"),
   // Observational: the session is over, nothing a hook says changes it. 1.5 s each, as Claude
   // Code >= 2.1.74: the agent is exiting (a hook's own `timeout` raises that, session_end_hooks.ts).
   SessionEnd: profileEvent("dropped", "reason", false, [], 1.5),
 
-  PostCompact: notFired("never_emitted"),
+  // Observational: the compaction is done; exit 2 and plain stdout reach the user only.
+  PostCompact: profileEvent("never_emitted", "trigger", false, []),
   TeammateIdle: notFired("never_emitted"),
   TaskCompleted: notFired("never_emitted"),
   Elicitation: notFired("never_emitted"),
@@ -117,7 +126,13 @@ export const HOOK_EVENTS = {
 export type HookEventName = keyof typeof HOOK_EVENTS;
 
 /** The events a profile may add to the fired ones (compat_profile.ts `extraEvents`). */
-export const PROFILE_EVENTS = ["PermissionRequest", "SessionEnd", "PostToolBatch"] as const;
+export const PROFILE_EVENTS = [
+  "PermissionRequest",
+  "SessionEnd",
+  "PostToolBatch",
+  "PreCompact",
+  "PostCompact",
+] as const;
 export type ProfileEventName = (typeof PROFILE_EVENTS)[number];
 
 /** The events some seam of the agent fires, in the default profile or in another. */
@@ -138,8 +153,19 @@ export const FIRED_EVENTS: readonly FiredEventName[] = [
   "Stop",
 ];
 
+/** The events some profile fires: the default seven, then every profile's own. */
+export const EVENTS_FIRED_SOMEWHERE: readonly FiredEventName[] = [
+  ...FIRED_EVENTS,
+  ...PROFILE_EVENTS,
+];
+
 export function isHookEventName(name: string): name is HookEventName {
   return Object.hasOwn(HOOK_EVENTS, name);
+}
+
+/** Whether some profile fires `name` (`hooks test` takes these, each under its profile). */
+export function isFiredSomewhere(name: string): name is FiredEventName {
+  return (EVENTS_FIRED_SOMEWHERE as readonly string[]).includes(name);
 }
 
 export function isProfileEvent(name: string): name is ProfileEventName {

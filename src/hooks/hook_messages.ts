@@ -132,6 +132,31 @@ export function stoppedContinuationNotice(
   return stopReason ? `${head}: ${stopReason}` : head;
 }
 
+// Compaction: Claude Code shows the user one line per PreCompact or PostCompact hook.
+
+/** A compaction hook that exited 0 and printed plain text (PreCompact: the summary's instructions). */
+export function compactionHookSuccessLine(
+  event: "PreCompact" | "PostCompact",
+  command: string,
+  stdout: string,
+): string {
+  return `${event} [${command}] completed successfully: ${stdout}`;
+}
+
+/** A compaction hook that failed, or a PostCompact hook's exit 2 (its stderr, for the user only). */
+export function compactionHookFailedLine(
+  event: "PreCompact" | "PostCompact",
+  command: string,
+  detail: string,
+): string {
+  return `${event} [${command}] failed: ${detail}`;
+}
+
+/** PreCompact hooks kept the conversation as it is: their reasons, one per line. */
+export function compactionBlockedMessage(reason: string): string {
+  return `Compaction blocked by PreCompact hook:\n${reason}`;
+}
+
 export const NO_USABLE_ANSWER = "A hook gave no usable answer, so it didn't check this action.";
 export const NO_ANSWER_IN_TIME = "A hook didn't answer in time, so it didn't check this action.";
 

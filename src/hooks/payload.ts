@@ -67,7 +67,14 @@ export type EventFields = EveryFiredEvent<{
   };
   SessionEnd: { reason: SessionEndReason };
   PostToolBatch: { tool_calls: readonly BatchedToolCall[] };
+  /** `custom_instructions`: what followed `/compact`; empty for an automatic compaction. */
+  PreCompact: { trigger: CompactTrigger; custom_instructions: string };
+  /** `compact_summary`: the summary as the model wrote it. */
+  PostCompact: { trigger: CompactTrigger; compact_summary: string };
 }>;
+
+/** What started a compaction: the user's `/compact`, or the context filling up. */
+export type CompactTrigger = "manual" | "auto";
 
 /** A rule Claude Code offers to add when the user answers "always allow". */
 export interface PermissionSuggestion {
@@ -106,7 +113,7 @@ export interface PayloadSession {
   readonly cwd: string;
   /** One per `session/prompt`; never sent on SessionStart. */
   readonly promptId?: string;
-  /** Never sent on SessionStart, as in Claude Code. */
+  /** Never sent on SessionStart, PreCompact and PostCompact, as in Claude Code. */
   readonly permissionMode?: PermissionMode;
   /**
    * The profile's effort level (compat_profile.ts): sent after `permission_mode` on the events
@@ -114,6 +121,16 @@ export interface PayloadSession {
    */
   readonly effort?: { readonly level: string } | null;
 }
+
+/**
+ * The events Claude Code fires without a permission mode: the session's start, and compaction
+ * (Claude Code builds their input with none, and its hooks reference shows none).
+ */
+const NO_PERMISSION_MODE: ReadonlySet<FiredEventName> = new Set([
+  "SessionStart",
+  "PreCompact",
+  "PostCompact",
+]);
 
 /** The events Claude Code 2.1.332 sends `effort` on. */
 const EFFORT_EVENTS: ReadonlySet<FiredEventName> = new Set([
@@ -128,7 +145,7 @@ const EFFORT_EVENTS: ReadonlySet<FiredEventName> = new Set([
 /**
  * The common fields in Claude Code's order (`session_id`, `transcript_path`, `cwd`, `prompt_id`,
  * `permission_mode`, [`effort`], `hook_event_name`), then the event's own fields in the order
- * given.
+ * given. SessionStart has no `prompt_id`; it and the compaction events no `permission_mode`.
  */
 export function buildPayload<E extends FiredEventName>(
   event: E,
@@ -142,7 +159,7 @@ export function buildPayload<E extends FiredEventName>(
     cwd: session.cwd,
   };
   if (!atStart && session.promptId !== undefined) payload.prompt_id = session.promptId;
-  if (!atStart && session.permissionMode !== undefined) {
+  if (!NO_PERMISSION_MODE.has(event) && session.permissionMode !== undefined) {
     payload.permission_mode = session.permissionMode;
   }
   if (session.effort && EFFORT_EVENTS.has(event)) payload.effort = { ...session.effort };

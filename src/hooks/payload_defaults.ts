@@ -88,6 +88,10 @@ function defaultFields(
       return { reason: "other" };
     case "PostToolBatch":
       return { tool_calls: [] };
+    case "PreCompact":
+      return { trigger: "manual", custom_instructions: "" };
+    case "PostCompact":
+      return { trigger: "manual", compact_summary: "" };
     default:
       return event satisfies never;
   }

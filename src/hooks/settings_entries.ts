@@ -100,10 +100,10 @@ export function readHooks(
     }
     const group = eventGroup(event, profile);
     if (group === "fired" || group === "never_emitted") {
-      sink.handlers.push(...readEvent(loud, event, groups));
+      sink.handlers.push(...readEvent(loud, event, groups, group === "fired"));
       continue;
     }
-    const entries = readEvent(quiet, event, groups);
+    const entries = readEvent(quiet, event, groups, false);
     const where = location(origin, settings, pointer);
     if (entries.length === 0) {
       sink.skipped.push({
@@ -128,7 +128,13 @@ function unknownEventMessage(event: string): string {
     : `Unknown hook event "${event}": did you mean "${near}"`;
 }
 
-function readEvent(ctx: FileContext, event: HookEventName, groups: unknown): LoadedHandler[] {
+/** `fires`: the event fires under the profile; where it does not, nothing tests its matchers. */
+function readEvent(
+  ctx: FileContext,
+  event: HookEventName,
+  groups: unknown,
+  fires: boolean,
+): LoadedHandler[] {
   const eventPointer = ["hooks", event];
   if (!Array.isArray(groups)) {
     ctx.report({
@@ -140,7 +146,7 @@ function readEvent(ctx: FileContext, event: HookEventName, groups: unknown): Loa
   }
   const handlers: LoadedHandler[] = [];
   groups.forEach((group: unknown, index) => {
-    handlers.push(...readGroup(ctx, event, [...eventPointer, index], group));
+    handlers.push(...readGroup(ctx, event, [...eventPointer, index], group, fires));
   });
   return handlers;
 }
@@ -150,6 +156,7 @@ function readGroup(
   event: HookEventName,
   path: readonly (string | number)[],
   group: unknown,
+  fires: boolean,
 ): LoadedHandler[] {
   if (!isRecord(group)) {
     ctx.report({
@@ -159,7 +166,7 @@ function readGroup(
     });
     return [];
   }
-  const matcher = readMatcher(ctx, event, [...path, "matcher"], group.matcher);
+  const matcher = readMatcher(ctx, event, [...path, "matcher"], group.matcher, fires);
   // Handlers are checked even when the matcher is bad, so one pass reports every problem.
   const handlers = readHandlers(ctx, [...path, "hooks"], group.hooks);
   if (matcher === undefined) return [];
@@ -178,6 +185,7 @@ function readMatcher(
   event: HookEventName,
   path: readonly (string | number)[],
   value: unknown,
+  fires: boolean,
 ): { source: string | undefined; matcher: Matcher } | undefined {
   const pointer = jsonPointer(path);
   if (value !== undefined && typeof value !== "string") {
@@ -185,8 +193,11 @@ function readMatcher(
     return undefined;
   }
   // Where the event has no matcher field the matcher is ignored (hooks.md §3), so a regex that
-  // does not compile cannot cost the group anything; `hooks lint` points it out.
-  if (HOOK_EVENTS[event].matcherField === null) return { source: value, matcher: { kind: "all" } };
+  // does not compile cannot cost the group anything; `hooks lint` points it out. The same holds
+  // where the profile never fires the event (`PostCompact` in the llama profile).
+  if (!fires || HOOK_EVENTS[event].matcherField === null) {
+    return { source: value, matcher: { kind: "all" } };
+  }
   const compiled = compileMatcher(value);
   if (!compiled.ok) {
     ctx.report({ code: "MATCHER_INVALID", pointer, message: compiled.reason });

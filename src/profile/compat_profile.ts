@@ -42,9 +42,10 @@ export interface CompatProfile {
   readonly validatesBeforeHooks: boolean;
   /**
    * Events that fire in this profile beyond the source document's seven. The source document
-   * drops `PermissionRequest` and `SessionEnd` and knows no `PostToolBatch`; Claude Code fires
-   * all three, and ACP has a seam for each (the permission request, the end of a session, the
-   * end of a batch of tool calls).
+   * drops `PermissionRequest`, `SessionEnd` and `PreCompact`, never emits `PostCompact` and knows
+   * no `PostToolBatch`; Claude Code fires all five, and the agent has a seam for each (the
+   * permission request, the end of a session, the end of a batch of tool calls, before and after
+   * a compaction of the conversation).
    */
   readonly extraEvents: readonly string[];
   /**
@@ -105,7 +106,7 @@ const CLAUDE: CompatProfile = {
   ],
   effort: { level: "medium" },
   validatesBeforeHooks: true,
-  extraEvents: ["PermissionRequest", "SessionEnd", "PostToolBatch"],
+  extraEvents: ["PermissionRequest", "SessionEnd", "PostToolBatch", "PreCompact", "PostCompact"],
   readsPlugins: true,
   transcript: "claude",
   instructionFiles: ["CLAUDE.md", "AGENTS.md"],

@@ -468,3 +468,28 @@ Deno.test("in $HOME itself the user settings file is listed and counted once", a
     assertEquals(json.files.map((f: { scope: string }) => f.scope), ["user", "local"]);
   });
 });
+
+Deno.test("PreCompact and PostCompact fire with --compat claude, matcher and all; the llama profile never fires them", async () => {
+  const text = JSON.stringify({
+    hooks: {
+      PreCompact: [{ matcher: "manual", hooks: [{ type: "command", command: "./pre.sh" }] }],
+      PostCompact: [{ hooks: [{ type: "command", command: "./post.sh" }] }],
+    },
+  });
+  await inTemp({ "project/.claude/settings.json": text }, async (dirs) => {
+    const claude = JSON.parse((await list(dirs, ["--compat", "claude", "--json"])).stdout);
+    assertEquals(
+      claude.hooks.map((h: { event: string; matcher: string | null; status: string }) => [
+        h.event,
+        h.matcher,
+        h.status,
+      ]),
+      [["PreCompact", "manual", "fires"], ["PostCompact", null, "fires"]],
+    );
+    const table = await list(dirs);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    assertMatch(lineWith(table.stdout, "./pre.sh"), /"PreCompact" fires only with --compat claude/);
+    assertMatch(lineWith(table.stdout, "./post.sh"), /never emitted/);
+    assertStringIncludes(table.stdout, "\n2 hooks (0 fire here)");
+  });
+});

@@ -276,9 +276,17 @@ Deno.test("bad input is exit 2 with a clear message, and no hook runs", async ()
     ],
     [
       ["PreCompact"],
-      `"PreCompact" cannot be run: dropped (never fires in llama-agent); events that fire: ${FIRED}\n`,
+      `"PreCompact" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
     ],
-    [["PostCompact"], /^"PostCompact" cannot be run: never emitted .*; events that fire: .+\n$/],
+    [
+      ["PostCompact"],
+      `"PostCompact" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
+    ],
+    [
+      ["SubagentStart"],
+      `"SubagentStart" cannot be run: dropped (never fires in llama-agent); events that fire: ${FIRED}\n`,
+    ],
+    [["TeammateIdle"], /^"TeammateIdle" cannot be run: never emitted .*; events that fire: .+\n$/],
     [
       ["PreToolUse", "--input", '{"tool_input":{"command":"ls"}}'],
       'Invalid --input: "tool_name" is required for PreToolUse: give it in the input\n',
@@ -447,6 +455,55 @@ Deno.test("--compat takes only a known profile", async () => {
     const result = await run(dirs, ["PreToolUse", "--compat", "codex", "--input", RM]);
     assertEquals(result.code, 2);
     assertStringIncludes(result.stderr, "codex");
+    assertEquals(await received(dirs), null);
+  });
+});
+
+const COMPACT_SETTINGS = JSON.stringify({
+  hooks: {
+    PreCompact: [
+      { matcher: "manual", hooks: [{ type: "command", command: "./hooks/record.sh" }] },
+      { matcher: "auto", hooks: [{ type: "command", command: "./hooks/deny.sh" }] },
+    ],
+  },
+});
+
+Deno.test("--compat claude: PreCompact's matcher is the trigger, its payload Claude Code's, exit 2 blocks", async () => {
+  await inProject({ "project/.claude/settings.json": COMPACT_SETTINGS }, async (dirs) => {
+    const input = JSON.stringify({ trigger: "manual", custom_instructions: "keep the API notes" });
+    const manual = await run(dirs, ["PreCompact", "--compat", "claude", "--input", input]);
+    assertEquals(manual.code, 0, manual.stderr);
+    const payload = await received(dirs);
+    assert(payload !== null, "the manual hook ran");
+    // No permission_mode and no effort: Claude Code sends neither on compaction hooks.
+    assertEquals(Object.keys(payload), [
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "prompt_id",
+      "hook_event_name",
+      "trigger",
+      "custom_instructions",
+    ]);
+    assertEquals(
+      [payload.hook_event_name, payload.trigger, payload.custom_instructions],
+      ["PreCompact", "manual", "keep the API notes"],
+    );
+    await Deno.remove(`${dirs.project}/received.json`);
+
+    const auto = await run(dirs, [
+      "PreCompact",
+      "--compat",
+      "claude",
+      "--input",
+      '{"trigger":"auto"}',
+      "--json",
+      "--exit-code",
+    ]);
+    assertEquals(auto.code, 1, auto.stderr);
+    const json = JSON.parse(auto.stdout);
+    assertEquals(json.matcherValue, "auto");
+    assertEquals(json.decision.verdict.reason, "[./hooks/deny.sh]: rm is not allowed");
     assertEquals(await received(dirs), null);
   });
 });

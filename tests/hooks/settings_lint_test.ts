@@ -227,25 +227,44 @@ Deno.test("header variables missing from allowedEnvVars are sent empty", async (
 
 Deno.test("events that never fire here are named with why, one warning per event", async () => {
   const text = settings({
-    PreCompact: [group("manual", run("a")), group(undefined, run("b"))],
-    PostCompact: [group(undefined, run("c", { timeout: 9000 }))],
+    SubagentStart: [group("manual", run("a")), group(undefined, run("b"))],
+    TeammateIdle: [group(undefined, run("c", { timeout: 9000 }))],
     CwdChanged: [group(undefined, run("$CLAUDE_PROJECT_DIR/missing.sh"))],
     SessionEnd: [group(undefined, run("d"))],
+    PreCompact: [group("manual", run("e"))],
+    PostCompact: [group(undefined, run("f"))],
   });
   await lintProject({ [PROJECT]: text }, (diagnostics) => {
     assertEquals(summary(diagnostics), [
-      "warning LINT_EVENT_NEVER_FIRES /hooks/PreCompact: " +
-      '"PreCompact" is accepted but never fires in llama-agent: its hooks run only in Claude Code',
-      "warning LINT_EVENT_NEVER_FIRES /hooks/PostCompact: " +
-      '"PostCompact" is accepted but never fires in llama-agent: no part of the agent emits it, ' +
-      "so its hooks never run",
+      "warning LINT_EVENT_NEVER_FIRES /hooks/SubagentStart: " +
+      '"SubagentStart" is accepted but never fires in llama-agent: its hooks run only in Claude ' +
+      "Code",
+      "warning LINT_EVENT_NEVER_FIRES /hooks/TeammateIdle: " +
+      '"TeammateIdle" is accepted but never fires in llama-agent: no part of the agent emits ' +
+      "it, so its hooks never run",
       "warning LINT_EVENT_NEVER_FIRES /hooks/CwdChanged: " +
       '"CwdChanged" is accepted but never fires in llama-agent: it is a newer Claude Code event ' +
       "that llama-agent does not support",
       "warning LINT_EVENT_NEVER_FIRES /hooks/SessionEnd: " +
       '"SessionEnd" never fires in the "llama" profile: it fires only with --compat claude',
+      "warning LINT_EVENT_NEVER_FIRES /hooks/PreCompact: " +
+      '"PreCompact" never fires in the "llama" profile: it fires only with --compat claude',
+      "warning LINT_EVENT_NEVER_FIRES /hooks/PostCompact: " +
+      '"PostCompact" never fires in the "llama" profile: it fires only with --compat claude',
     ]);
   });
+});
+
+Deno.test("PreCompact and PostCompact fire in the claude profile: no finding, matchers on the trigger", async () => {
+  const text = settings({
+    PreCompact: [group("manual", run("a")), group("auto|manual", run("b"))],
+    PostCompact: [group(undefined, run("c")), group("^auto$", run("d"))],
+  });
+  await lintProject(
+    { [PROJECT]: text },
+    (diagnostics) => assertEquals(summary(diagnostics), []),
+    { profile: "claude" },
+  );
 });
 
 Deno.test("disableAllHooks: true turns off every file; a later false does not undo it here", async () => {
