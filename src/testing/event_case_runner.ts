@@ -16,7 +16,7 @@
  */
 import { DEFAULT_PERMISSION_MODE } from "../agent/permission_policy.ts";
 import { sessionEnvDirFor } from "../agent/session_env_file.ts";
-import { isFiredEvent } from "../hooks/event_table.ts";
+import { isFiredEvent, isHookEventName } from "../hooks/event_table.ts";
 import type { Evaluator } from "../hooks/evaluator.ts";
 import { createHandlerRunner, type HandlerRunnerOptions } from "../hooks/handler_dispatch.ts";
 import { fireHooks } from "../hooks/hook_engine.ts";
@@ -39,6 +39,11 @@ import { explainFiring } from "./explain_firing.ts";
 import { loadPlaceHooks } from "./hooks_cache.ts";
 import type { HermeticPlace } from "./hermetic_env.ts";
 import type { EventCase } from "./scenario_schema.ts";
+import {
+  COMPAT_PROFILE_IDS,
+  type CompatProfile,
+  compatProfile,
+} from "../profile/compat_profile.ts";
 
 /** Answers every prompt/agent hook of an event case with an error that says what to do. */
 export const NO_MODEL_IN_EVENT_CASES: Evaluator = {
@@ -66,8 +71,10 @@ async function fireAndCheck(
 ): Promise<CaseResult> {
   const { spec, index } = input;
   const event = spec.event;
-  // The schema lists only fired events; this narrows the type.
-  if (!isFiredEvent(event)) return erroredCase(input, "event", started, `"${event}" never fires`);
+  // The schema lists the events some profile fires; the case's profile must be one of them.
+  if (!isFiredEvent(event, input.profile)) {
+    return erroredCase(input, "event", started, notFiredMessage(event, input.profile));
+  }
   const hooks = await loadPlaceHooks(place, input.profile, input.hooksCache);
   const broken = pluginLoadFailure(hooks.loaded, place);
   if (broken !== null) return erroredCase(input, "event", started, broken);
@@ -133,4 +140,15 @@ async function fireAndCheck(
   return finishedCase(input, "event", started, failures.failures, [
     explainFiring(firing, selection.unmatched, place.originalPath),
   ]);
+}
+
+/** Why an event case's event does not fire under its profile, and which profile fires it. */
+function notFiredMessage(event: string, profile: CompatProfile): string {
+  const elsewhere = isHookEventName(event)
+    ? COMPAT_PROFILE_IDS.filter((id) => isFiredEvent(event, compatProfile(id)))
+    : [];
+  if (elsewhere.length === 0) return `"${event}" never fires`;
+  const ids = elsewhere.map((id) => `"${id}"`).join(" or ");
+  return `"${event}" does not fire in the "${profile.id}" profile: set "compat": ${ids} in ` +
+    `the case or its file, or run hooks test with --compat ${elsewhere[0]}`;
 }

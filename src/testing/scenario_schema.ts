@@ -10,7 +10,7 @@
  * plugin directories a scenario names are copied into the case's place too.
  */
 import { z } from "zod";
-import { FIRED_EVENTS } from "../hooks/event_table.ts";
+import { EVENTS_FIRED_SOMEWHERE, PROFILE_EVENTS } from "../hooks/event_table.ts";
 import { PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
 import { ModelScript } from "../model/scripted_model.ts";
 import { COMPAT_PROFILE_IDS } from "../profile/compat_profile.ts";
@@ -112,8 +112,8 @@ export const EventExpectation = z.strictObject({
   reason: TextExpectation.optional().describe("The block or deny reason, all reasons joined"),
   context: TextExpectation.optional().describe(
     "What the hooks add to the model's context, as a session adds it: the plain stdout of each " +
-      "hook that exited 0 (SessionStart and UserPromptSubmit), then every additionalContext, " +
-      "joined with \\n",
+      "hook that exited 0 (SessionStart and UserPromptSubmit; PreCompact: the summary's " +
+      "instructions), then every additionalContext, joined with \\n",
   ),
   updatedInput: z.record(z.string(), z.unknown()).nullable().optional(),
   systemMessage: TextExpectation.optional().describe("systemMessages, joined with \\n"),
@@ -127,7 +127,8 @@ export const EventExpectation = z.strictObject({
   ),
   notices: z.array(TextExpectation).optional().describe(
     "What the user is shown, in order, as a session shows it: systemMessages, a continue:false, " +
-      "non-blocking failures, a UserPromptSubmit block",
+      "non-blocking failures, a UserPromptSubmit block; for PreCompact and PostCompact one line " +
+      "per hook that printed or failed, then a PreCompact block",
   ),
   env: z.record(z.string(), TextExpectation.nullable()).optional().describe(
     "Variables every command hook that ran was given (CLAUDE_PROJECT_DIR, ...): the value, or " +
@@ -142,7 +143,9 @@ export type EventExpectation = z.infer<typeof EventExpectation>;
 
 export const EventCase = z.strictObject({
   name: z.string().min(1),
-  event: z.enum(FIRED_EVENTS as [string, ...string[]]).describe("The event to fire"),
+  event: z.enum(EVENTS_FIRED_SOMEWHERE as [string, ...string[]]).describe(
+    `The event to fire; ${PROFILE_EVENTS.join(", ")} fire only with "compat": "claude"`,
+  ),
   input: z.record(z.string(), z.unknown()).optional().describe(
     "Payload fields; the rest (session_id, cwd, transcript_path, permission_mode...) is filled in",
   ),
@@ -209,7 +212,7 @@ export const SessionScript = z.strictObject({
 export type SessionScript = z.infer<typeof SessionScript>;
 
 export const FiredHookExpectation = z.strictObject({
-  event: z.enum(FIRED_EVENTS as [string, ...string[]]),
+  event: z.enum(EVENTS_FIRED_SOMEWHERE as [string, ...string[]]),
   matcher: z.string().nullable().optional().describe("The value matchers were tested against"),
   decision: z.enum(["none", "allow", "ask", "defer", "deny", "block", "stop"]).optional(),
 });

@@ -3,19 +3,22 @@
  * would see it: the context the model is given and the notices the user is shown. Pure; the
  * wording is the session's own (`hookNotices`, `userPromptBlockedMessage`), never a copy.
  */
-import { hookNotices } from "../acp/hook_notices.ts";
+import { compactionNotices, hookNotices } from "../acp/hook_notices.ts";
 import type { HookDecision } from "../hooks/decision.ts";
 import { HOOK_EVENTS } from "../hooks/event_table.ts";
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import { userPromptBlockedMessage } from "../hooks/hook_messages.ts";
+import { compactionRefusal } from "../acp/compact_hooks.ts";
 
 /**
  * The hooks' words for the model, in the order a session adds them: the plain stdout of each
- * hook that exited 0 (only SessionStart and UserPromptSubmit read it), then every
- * `additionalContext`, joined with "\n"; null when there is none.
+ * hook that exited 0 (SessionStart and UserPromptSubmit read it, and PreCompact adds it to the
+ * summary's instructions; PostCompact's is the user's), then every `additionalContext`, joined
+ * with "\n"; null when there is none.
  */
 export function contextOf(decision: HookDecision): string | null {
-  const said = [...decision.texts, ...decision.contexts];
+  const texts = decision.event === "PostCompact" ? [] : decision.texts;
+  const said = [...texts, ...decision.contexts];
   return said.length === 0 ? null : said.map((s) => s.text).join("\n");
 }
 
@@ -23,12 +26,18 @@ export function contextOf(decision: HookDecision): string | null {
  * The notices the user is shown for this firing, in order: what the decision asks for
  * (`systemMessage`s, a `continue:false`, non-blocking failures), then, for a UserPromptSubmit
  * block, the refusal that quotes the prompt. Tool events name the tool, as in a session.
+ * Compaction hooks speak hook by hook (`compactionNotices`), then a PreCompact block or stop
+ * says why the conversation was kept as it is.
  */
 export function noticesOf(
   firing: HookFiring,
   payload: Readonly<Record<string, unknown>>,
 ): string[] {
   const { decision } = firing;
+  if (firing.event === "PreCompact" || firing.event === "PostCompact") {
+    const refusal = compactionRefusal(decision);
+    return [...compactionNotices(firing), ...(refusal === null ? [] : [refusal])];
+  }
   const qualifier = HOOK_EVENTS[firing.event].matcherField === "tool_name"
     ? firing.matcherValue
     : null;

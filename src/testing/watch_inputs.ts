@@ -17,7 +17,7 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import { readConfigFile } from "../config_file.ts";
-import { isFiredEvent } from "../hooks/event_table.ts";
+import { isFiredSomewhere } from "../hooks/event_table.ts";
 import type { CommandHandlerConfig } from "../hooks/handler_config.ts";
 import { matches } from "../hooks/matcher.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
@@ -198,7 +198,7 @@ function scriptsOfCase(
 ): string[] {
   const spec = item.case;
   let fired = handlers;
-  if (isEventCase(spec) && isFiredEvent(spec.event)) {
+  if (isEventCase(spec) && isFiredSomewhere(spec.event)) {
     const event = spec.event;
     const completed = completePayload(event, spec.input ?? {}, {
       sessionId: "watch",

@@ -31,7 +31,7 @@ Deno.test("the JSON Schema is draft-07 and carries the zod descriptions", async 
   assertEquals(schema.$schema, "http://json-schema.org/draft-07/schema#");
   assertEquals(schema.title, "llama-agent hooks test scenario");
   const text = JSON.stringify(schema);
-  assert(text.includes('"description":"The event to fire"'));
+  assert(text.includes('"description":"The event to fire; '));
   assert(text.includes('"description":"An unanchored JavaScript regular expression"'));
 });
 

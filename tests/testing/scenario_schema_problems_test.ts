@@ -76,7 +76,8 @@ Deno.test("an unknown event name lists the events and suggests the nearest", asy
     "}",
   ));
   const events = '"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", ' +
-    '"PostToolUseFailure", "Notification", "Stop"';
+    '"PostToolUseFailure", "Notification", "Stop", "PermissionRequest", "SessionEnd", ' +
+    '"PostToolBatch", "PreCompact", "PostCompact"';
   assertEquals(where(problems), [
     `4:20 /cases/1/event Invalid scenario "s.test.jsonc": "event" must be one of ${events}, ` +
     'not "preToolUse" (did you mean "PreToolUse"?) at /cases/1/event',
