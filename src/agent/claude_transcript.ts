@@ -29,6 +29,8 @@ import {
   type ChainLink,
   type ClaudeRecord,
   claudeStopReason,
+  compactBoundaryRecord,
+  compactSummaryRecord,
   errorToolUseResult,
   hookContextRecord,
   hookSuccessRecord,
@@ -226,6 +228,8 @@ export class ClaudeTranscript {
    * `stop_hook_summary` for a Stop firing. `toolUseId`: the call's, on tool events.
    */
   recordFiring(firing: HookFiring, toolUseId: string | undefined): void {
+    // Claude Code runs compaction hooks outside the conversation and records nothing of them.
+    if (firing.event === "PreCompact" || firing.event === "PostCompact") return;
     const records = this.#firingRecords(firing, toolUseId);
     if (firing.event === "UserPromptSubmit") this.#heldForPrompt.push(...records);
     else for (const build of records) this.#chain(build);
@@ -262,6 +266,29 @@ export class ClaudeTranscript {
     const context = { content: contexts, hookName, toolUseID: id, hookEvent: firing.event };
     records.push((link) => hookContextRecord(link, this.#tail, context, rendered));
     return records;
+  }
+
+  /**
+   * A compaction: the `compact_boundary` the chain starts again from (linked to the record it
+   * replaced the history up to by `logicalParentUuid`), then the summary the conversation goes on
+   * from, as the user message the model reads (`isCompactSummary`). Later records hang off the
+   * summary. `preTokens`: what the conversation took before, in tokens.
+   */
+  compacted(compaction: {
+    readonly trigger: "manual" | "auto";
+    readonly preTokens: number;
+    /** The text the model reads in place of the history it replaces. */
+    readonly summary: string;
+    /** The `session/prompt` it happened in. */
+    readonly promptId?: string;
+  }): void {
+    this.#chain((link) => compactBoundaryRecord(link, this.#tail, compaction));
+    this.#chain((link) =>
+      compactSummaryRecord(link, this.#tail, {
+        promptId: compaction.promptId,
+        content: compaction.summary,
+      })
+    );
   }
 
   /** The end of a turn: `last-prompt` names the turn's prompt and the chain's leaf. */

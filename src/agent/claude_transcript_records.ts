@@ -338,6 +338,57 @@ export function stopHookSummaryRecord(link: ChainLink, tail: RecordTail, summary
   } as const;
 }
 
+/**
+ * Where a compaction cut the conversation: the chain starts again here (`parentUuid: null`), and
+ * `logicalParentUuid` names the record it replaced the history up to (absent when there was
+ * none), as Claude Code writes its boundary. `trigger` and `preTokens` (the tokens the
+ * conversation took before) are the `compactMetadata` llama-agent has the facts for.
+ */
+export function compactBoundaryRecord(
+  link: ChainLink,
+  tail: RecordTail,
+  compaction: { readonly trigger: "manual" | "auto"; readonly preTokens: number },
+) {
+  return {
+    parentUuid: null,
+    ...(link.parentUuid === null ? {} : { logicalParentUuid: link.parentUuid }),
+    isSidechain: false,
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    isMeta: false,
+    timestamp: link.timestamp,
+    uuid: link.uuid,
+    level: "info",
+    compactMetadata: { trigger: compaction.trigger, preTokens: compaction.preTokens },
+    ...tailOf(tail),
+  } as const;
+}
+
+/**
+ * The summary the conversation goes on from, right after its boundary: a user message marked
+ * `isCompactSummary`, and `isVisibleInTranscriptOnly` (the model reads it, the user's view of the
+ * conversation shows the boundary instead), as Claude Code writes it.
+ */
+export function compactSummaryRecord(
+  link: ChainLink,
+  tail: RecordTail,
+  summary: { readonly promptId: string | undefined; readonly content: string },
+) {
+  return {
+    parentUuid: link.parentUuid,
+    isSidechain: false,
+    ...(summary.promptId === undefined ? {} : { promptId: summary.promptId }),
+    type: "user",
+    message: { role: "user", content: summary.content },
+    isVisibleInTranscriptOnly: true,
+    isCompactSummary: true,
+    uuid: link.uuid,
+    timestamp: link.timestamp,
+    ...tailOf(tail),
+  } as const;
+}
+
 /** Bookkeeping at the end of a turn (no uuid, not chained): the prompt and the chain's leaf. */
 export function lastPromptRecord(lastPrompt: string, leafUuid: string | null, sessionId: string) {
   return { type: "last-prompt", lastPrompt, leafUuid, sessionId } as const;
@@ -351,4 +402,6 @@ export type ClaudeRecord =
   | ReturnType<typeof hookSuccessRecord>
   | ReturnType<typeof hookContextRecord>
   | ReturnType<typeof stopHookSummaryRecord>
+  | ReturnType<typeof compactBoundaryRecord>
+  | ReturnType<typeof compactSummaryRecord>
   | ReturnType<typeof lastPromptRecord>;
