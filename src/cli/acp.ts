@@ -24,6 +24,7 @@ import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT, stdioStream } from "../ac
 import { createHandlerRunner } from "../hooks/handler_dispatch.ts";
 import { createModelEvaluator } from "../acp/model_evaluator.ts";
 import { type AgentConfig, DEFAULT_MAX_TOOL_ROUNDS } from "../acp/agent_config.ts";
+import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_TOOL_OUTPUT_SHARE } from "../acp/context_budget.ts";
 import { createModelProvider } from "../acp/model_provider.ts";
 import { stopHookBlockCapFromEnv } from "../acp/stop_continuation.ts";
 import {
@@ -132,6 +133,20 @@ const spec: CommandSpec = {
         `Tool rounds per prompt before the turn ends with max_turn_requests (default: ${DEFAULT_MAX_TOOL_ROUNDS})`,
     },
     {
+      name: "compact-threshold",
+      type: "string",
+      valueName: "SHARE",
+      description:
+        `Compact the conversation before a request passes this share (0.8 or 80%) of the context (default: ${DEFAULT_COMPACT_THRESHOLD}); lower: compacts sooner, each compaction costs one model request; higher: fewer compactions, less room for the answer`,
+    },
+    {
+      name: "tool-output-share",
+      type: "string",
+      valueName: "SHARE",
+      description:
+        `The most one tool result may take of the context's free tokens (default: ${DEFAULT_TOOL_OUTPUT_SHARE}); lower: results cut shorter, more calls to read the rest; higher: fewer calls, the context fills and compacts sooner`,
+    },
+    {
       name: "mcp-start-timeout",
       type: "string",
       valueName: "SECONDS",
@@ -176,8 +191,14 @@ const INTEGER_SETTINGS: Readonly<Record<string, IntegerLimit | null>> = {
   "mcp-call-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
   "max-line-bytes": { max: MAX_LINE_BYTES_LIMIT, said: `${MAX_LINE_BYTES_LIMIT}` },
 };
+/** The flags whose value is a share of the context. */
+const SHARE_SETTINGS = ["compact-threshold", "tool-output-share"];
 /** Every flag but --print-config may also come from the environment or the config file. */
-const SETTINGS = settingSpecs(spec.flags.filter((f) => f !== PRINT_CONFIG_FLAG), INTEGER_SETTINGS);
+const SETTINGS = settingSpecs(
+  spec.flags.filter((f) => f !== PRINT_CONFIG_FLAG),
+  INTEGER_SETTINGS,
+  SHARE_SETTINGS,
+);
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(spec, args);
@@ -277,6 +298,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     defaultMode: policy,
     rules,
     maxToolRounds: numbers["max-tool-rounds"] ?? DEFAULT_MAX_TOOL_ROUNDS,
+    contextBudget: {
+      compactThreshold: numbers["compact-threshold"] ?? DEFAULT_COMPACT_THRESHOLD,
+      toolOutputShare: numbers["tool-output-share"] ?? DEFAULT_TOOL_OUTPUT_SHARE,
+    },
     stopHookBlockCap: stopHookBlockCapFromEnv(io.env, log),
     profile: chosen.profile,
     pluginDirs: pluginDirs.dirs,

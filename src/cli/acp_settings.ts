@@ -15,7 +15,7 @@
 import { dirname, resolve } from "node:path";
 import type { CliIo } from "./command_spec.ts";
 import type { ParsedCommandLine } from "./parse_command_line.ts";
-import { envBoolean, type SettingSpec, valueProblem } from "./setting_spec.ts";
+import { envBoolean, type SettingSpec, shareValue, valueProblem } from "./setting_spec.ts";
 import { loadUserConfig, type UserConfig, userConfigPath } from "./user_config_file.ts";
 
 export type SettingSource =
@@ -41,7 +41,10 @@ export interface AcpSettings {
   /** The effective values as parsed flags are: a list's last value too, as the parser does. */
   readonly flags: Readonly<Record<string, string | boolean | undefined>>;
   readonly lists: Readonly<Record<string, readonly string[]>>;
-  /** Each integer setting's value, undefined when it has its default. */
+  /**
+   * Each integer and share setting's value (a share as a fraction: `80%` is 0.8), undefined
+   * when it has its default.
+   */
   readonly numbers: Readonly<Record<string, number | undefined>>;
 }
 
@@ -112,6 +115,8 @@ export function mergeSettings(
     }
     if (spec.kind.type === "integer") {
       numbers[spec.flag.name] = typeof value === "string" ? Number(value) : undefined;
+    } else if (spec.kind.type === "share") {
+      numbers[spec.flag.name] = typeof value === "string" ? shareValue(value) : undefined;
     }
   }
   return {
@@ -226,6 +231,7 @@ function envValue(
         : { value };
     }
     case "integer":
+    case "share":
     case "string": {
       const problem = valueProblem(spec, text);
       return problem === undefined ? { value: text } : { problem };

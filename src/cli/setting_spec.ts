@@ -15,10 +15,14 @@ export interface IntegerLimit {
   readonly said: string;
 }
 
-/** What a setting's value is; choices of a string setting come from its flag. */
+/**
+ * What a setting's value is; choices of a string setting come from its flag. A share is a part
+ * of a whole: a number above 0 and at most 1, written `0.8` or `80%`.
+ */
 export type SettingKind =
   | { readonly type: "string" }
   | { readonly type: "integer"; readonly limit?: IntegerLimit }
+  | { readonly type: "share" }
   | { readonly type: "list" }
   | { readonly type: "boolean" };
 
@@ -33,38 +37,46 @@ export interface SettingSpec {
 
 /**
  * The settings of `flags`. A string flag named in `integers` takes a positive integer (at most
- * its limit, if it has one); a repeatable flag takes a list.
+ * its limit, if it has one), one named in `shares` a share; a repeatable flag takes a list.
  */
 export function settingSpecs(
   flags: readonly FlagSpec[],
   integers: Readonly<Record<string, IntegerLimit | null>>,
+  shares: readonly string[] = [],
 ): SettingSpec[] {
-  for (const name of Object.keys(integers)) {
+  for (
+    const [name, what] of [
+      ...Object.keys(integers).map((name) => [name, "Integer"] as const),
+      ...shares.map((name) => [name, "Share"] as const),
+    ]
+  ) {
     if (!flags.some((flag) => flag.name === name && flag.type === "string")) {
-      throw new Error(`Integer setting "${name}" is not a string flag of the command`);
+      throw new Error(`${what} setting "${name}" is not a string flag of the command`);
     }
   }
   return flags.map((flag) => ({
     flag,
     key: flag.name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()),
     envName: SETTING_ENV_PREFIX + flag.name.toUpperCase().replaceAll("-", "_"),
-    kind: kindOf(flag, integers),
+    kind: kindOf(flag, integers, shares),
   }));
 }
 
 function kindOf(
   flag: FlagSpec,
   integers: Readonly<Record<string, IntegerLimit | null>>,
+  shares: readonly string[],
 ): SettingKind {
   if (flag.type === "boolean") return { type: "boolean" };
   if (flag.repeatable) return { type: "list" };
+  if (shares.includes(flag.name)) return { type: "share" };
   const limit = integers[flag.name];
   if (limit === undefined) return { type: "string" };
   return limit === null ? { type: "integer" } : { type: "integer", limit };
 }
 
 /**
- * Why `text` is not a value of a string or integer setting, as the end of a message
+ * Why `text` is not a value of a string, integer or share setting, as the end of a message
  * ("must be a positive integer, got -3"); undefined when it is one. `shown` is how the message
  * quotes the value (as the user wrote it: a JSON number stays unquoted).
  */
@@ -81,6 +93,8 @@ export function valueProblem(
         return `must be at most ${kind.limit.said}, got ${text}`;
       }
       return undefined;
+    case "share":
+      return shareValue(text) === undefined ? shareProblem(text, shown) : undefined;
     case "string": {
       const choices = spec.flag.choices;
       if (choices === undefined || choices.includes(text)) return undefined;
@@ -95,6 +109,21 @@ export function valueProblem(
       kind satisfies never;
       return undefined;
   }
+}
+
+/** What a share's text means (`"80%"` and `"0.8"` are 0.8); undefined when it is no share. */
+export function shareValue(text: string): number | undefined {
+  const written = /^(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(text);
+  if (written === null) return undefined;
+  const value = Number(written[1]) / (written[2] === "%" ? 100 : 1);
+  return value > 0 && value <= 1 ? value : undefined;
+}
+
+function shareProblem(text: string, shown: string): string {
+  // "80" is most likely a percentage without its sign.
+  const percent = /^[1-9][0-9]*$/.test(text) && Number(text) <= 100 ? `${text}%` : undefined;
+  return `must be a share above 0 and at most 1, such as 0.8 or "80%", got ${shown}` +
+    (percent === undefined ? "" : `: did you mean "${percent}"?`);
 }
 
 /** An environment variable's words for a boolean setting. */

@@ -203,6 +203,14 @@ function settingValue(
       const text = String(node.value);
       return valueProblem(spec, text, JSON.stringify(node.value)) ?? { value: text };
     }
+    case "share": {
+      // A JSON number (0.8) or a string, as on the command line ("80%").
+      if (node.type !== "number" && node.type !== "string") {
+        return `must be a share above 0 and at most 1, such as 0.8 or "80%", got ${typeName(node)}`;
+      }
+      const text = String(node.value);
+      return valueProblem(spec, text, JSON.stringify(node.value)) ?? { value: text };
+    }
     case "string": {
       if (node.type !== "string") return `must be a string, got ${typeName(node)}`;
       const text = String(node.value);

@@ -24,6 +24,8 @@ Deno.test("acp --help names every flag and the default model", async () => {
         "--permission-policy",
         "--rules",
         "--max-tool-rounds",
+        "--compact-threshold",
+        "--tool-output-share",
         "--mcp-start-timeout",
         "--mcp-call-timeout",
       ]

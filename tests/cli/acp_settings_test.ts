@@ -19,12 +19,13 @@ const FLAGS: FlagSpec[] = [
   { name: "plugin-dir", type: "string", repeatable: true, description: "Plugins" },
   { name: "rules", type: "string", description: "Rules" },
   { name: "mcp-call-timeout", type: "string", description: "Seconds" },
+  { name: "compact-threshold", type: "string", description: "A share" },
   { name: "verbose", type: "boolean", description: "Talk more" },
 ];
 const SPECS = settingSpecs(FLAGS, {
   "ctx-size": null,
   "mcp-call-timeout": { max: 100, said: "100 seconds" },
-});
+}, ["compact-threshold"]);
 const SPEC = { path: ["acp"], summary: "", flags: FLAGS, positionals: [] };
 const FILE_PATH = "/home/u/.config/llama-agent/config.json";
 const FILE_DIR = "/home/u/.config/llama-agent";
@@ -122,6 +123,60 @@ Deno.test("a bad value names where it came from: the flag or the variable", () =
   assertEquals(
     problem([], { LLAMA_AGENT_VERBOSE: "yes" }),
     'LLAMA_AGENT_VERBOSE must be "true" or "false" (or 1 or 0), got "yes"',
+  );
+});
+
+Deno.test("a share comes from the flag, its variable or the file, as written, and means the same fraction either way", () => {
+  const file = { "compact-threshold": { value: "0.6", line: 5 } };
+  const env = { LLAMA_AGENT_COMPACT_THRESHOLD: "70%" };
+  const fromFlag = merged(["--compact-threshold", "80%"], env, file);
+  assertEquals(settingOf(fromFlag, "compact-threshold"), {
+    value: "80%",
+    source: { kind: "flag" },
+  });
+  assertEquals(fromFlag.numbers["compact-threshold"], 0.8);
+  assertEquals(merged(["--compact-threshold", "0.8"], env, file).numbers["compact-threshold"], 0.8);
+  const fromEnv = merged([], env, file);
+  assertEquals(settingOf(fromEnv, "compact-threshold").source, {
+    kind: "env",
+    variable: "LLAMA_AGENT_COMPACT_THRESHOLD",
+  });
+  assertEquals(fromEnv.numbers["compact-threshold"], 0.7);
+  const fromFile = merged([], {}, file);
+  assertEquals(settingOf(fromFile, "compact-threshold").source, {
+    kind: "file",
+    path: FILE_PATH,
+    line: 5,
+  });
+  assertEquals(fromFile.numbers["compact-threshold"], 0.6);
+  assertEquals(merged([], {}).numbers["compact-threshold"], undefined);
+  // An empty variable is unset, as for every setting: the file's value is used.
+  assertEquals(
+    merged([], { LLAMA_AGENT_COMPACT_THRESHOLD: "" }, file).numbers["compact-threshold"],
+    0.6,
+  );
+});
+
+Deno.test("a share that is no share is refused, naming the flag or the variable and what to write", () => {
+  const expected = 'must be a share above 0 and at most 1, such as 0.8 or "80%", got';
+  for (const bad of ["0", "1.5", "-0.1", "abc", ""]) {
+    assertEquals(
+      problem(["--compact-threshold", bad], {}),
+      `--compact-threshold ${expected} ${JSON.stringify(bad)}`,
+    );
+    if (bad === "") continue;
+    assertEquals(
+      problem([], { LLAMA_AGENT_COMPACT_THRESHOLD: bad }),
+      `LLAMA_AGENT_COMPACT_THRESHOLD ${expected} ${JSON.stringify(bad)}`,
+    );
+  }
+  assertEquals(
+    problem(["--compact-threshold", "80"], {}),
+    `--compact-threshold ${expected} "80": did you mean "80%"?`,
+  );
+  assertEquals(
+    problem([], { LLAMA_AGENT_COMPACT_THRESHOLD: "80" }),
+    `LLAMA_AGENT_COMPACT_THRESHOLD ${expected} "80": did you mean "80%"?`,
   );
 });
 

@@ -5,6 +5,10 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { AcpHarness } from "../helpers/acp_harness.ts";
 import { runCli, withTempProject } from "../helpers/run_cli.ts";
+import {
+  DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_TOOL_OUTPUT_SHARE,
+} from "../../src/acp/context_budget.ts";
 
 const CONFIG = ".config/llama-agent/config.json";
 
@@ -52,6 +56,96 @@ Deno.test("--print-config says which value each setting has and whether a flag, 
     assertEquals(lineOf(result.stdout, "gpu"), { value: "auto", source: "default" });
     assertEquals(lineOf(result.stdout, "max-line-bytes").source, "default");
     assert(!result.stdout.includes("print-config"), "--print-config is no setting");
+  });
+});
+
+Deno.test("--print-config shows the compaction threshold and the tool-output share from a flag, a variable, the file or the default", async () => {
+  await withHomeAndWork({
+    [`home/${CONFIG}`]: '{\n  "compactThreshold": 0.7,\n  "toolOutputShare": "25%"\n}\n',
+  }, async ({ home, work }) => {
+    const fromFile = await runCli(["acp", "--print-config"], { cwd: work, home });
+    assertEquals(fromFile.code, 0, fromFile.stderr);
+    assertEquals(lineOf(fromFile.stdout, "compact-threshold"), {
+      value: "0.7",
+      source: `file ${home}/${CONFIG}:2`,
+    });
+    assertEquals(lineOf(fromFile.stdout, "tool-output-share"), {
+      value: "25%",
+      source: `file ${home}/${CONFIG}:3`,
+    });
+
+    const fromEnv = await runCli(["acp", "--print-config"], {
+      cwd: work,
+      home,
+      env: { LLAMA_AGENT_COMPACT_THRESHOLD: "90%", LLAMA_AGENT_TOOL_OUTPUT_SHARE: "0.3" },
+    });
+    assertEquals(fromEnv.code, 0, fromEnv.stderr);
+    assertEquals(lineOf(fromEnv.stdout, "compact-threshold"), {
+      value: "90%",
+      source: "env LLAMA_AGENT_COMPACT_THRESHOLD",
+    });
+    assertEquals(lineOf(fromEnv.stdout, "tool-output-share"), {
+      value: "0.3",
+      source: "env LLAMA_AGENT_TOOL_OUTPUT_SHARE",
+    });
+
+    const fromFlags = await runCli(
+      ["acp", "--print-config", "--compact-threshold", "0.6", "--tool-output-share", "100%"],
+      { cwd: work, home, env: { LLAMA_AGENT_COMPACT_THRESHOLD: "90%" } },
+    );
+    assertEquals(fromFlags.code, 0, fromFlags.stderr);
+    assertEquals(lineOf(fromFlags.stdout, "compact-threshold"), { value: "0.6", source: "flag" });
+    assertEquals(lineOf(fromFlags.stdout, "tool-output-share"), { value: "100%", source: "flag" });
+  });
+  await withHomeAndWork({}, async ({ home, work }) => {
+    const defaults = await runCli(["acp", "--print-config"], { cwd: work, home });
+    assertEquals(defaults.code, 0, defaults.stderr);
+    assertEquals(lineOf(defaults.stdout, "compact-threshold"), {
+      value: String(DEFAULT_COMPACT_THRESHOLD),
+      source: "default",
+    });
+    assertEquals(lineOf(defaults.stdout, "tool-output-share"), {
+      value: String(DEFAULT_TOOL_OUTPUT_SHARE),
+      source: "default",
+    });
+  });
+});
+
+Deno.test("a share that is no share stops acp with exit 2 before it speaks, naming the flag, the variable or the file's line", async () => {
+  const expected = 'must be a share above 0 and at most 1, such as 0.8 or "80%", got';
+  await withHomeAndWork({}, async ({ home, work }) => {
+    const stdin = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n';
+    for (const bad of ["0", "1.5", "-0.1", "abc", "80", ""]) {
+      const hint = bad === "80" ? ': did you mean "80%"?' : "";
+      const flagged = await runCli(["acp", "--tool-output-share", bad], { cwd: work, home, stdin });
+      assertEquals(flagged.code, 2, flagged.stderr);
+      assertEquals(flagged.stdout, "");
+      assertStringIncludes(
+        flagged.stderr,
+        `--tool-output-share ${expected} ${JSON.stringify(bad)}${hint}`,
+      );
+      if (bad === "") continue; // an empty variable is unset
+      const env = { LLAMA_AGENT_COMPACT_THRESHOLD: bad };
+      const fromEnv = await runCli(["acp"], { cwd: work, home, env, stdin });
+      assertEquals(fromEnv.code, 2, fromEnv.stderr);
+      assertEquals(fromEnv.stdout, "");
+      assertStringIncludes(
+        fromEnv.stderr,
+        `LLAMA_AGENT_COMPACT_THRESHOLD ${expected} ${JSON.stringify(bad)}${hint}`,
+      );
+    }
+  });
+  await withHomeAndWork({
+    [`home/${CONFIG}`]: '{\n  "compactThreshold": 80,\n  "toolOutputShare": ""\n}',
+  }, async ({ home, work }) => {
+    const result = await runCli(["acp", "--print-config"], { cwd: work, home });
+    assertEquals(result.code, 2, result.stderr);
+    assertEquals(result.stdout, "");
+    assertStringIncludes(
+      result.stderr,
+      `${home}/${CONFIG}:2: "compactThreshold" ${expected} 80: did you mean "80%"?`,
+    );
+    assertStringIncludes(result.stderr, `${home}/${CONFIG}:3: "toolOutputShare" ${expected} ""`);
   });
 });
 

@@ -11,8 +11,10 @@ const FLAGS: FlagSpec[] = [
   { name: "gpu", type: "string", choices: ["auto", "off"], description: "GPU" },
   { name: "plugin-dir", type: "string", repeatable: true, description: "Plugins" },
   { name: "verbose", type: "boolean", description: "Talk more" },
+  { name: "compact-threshold", type: "string", description: "A share" },
+  { name: "tool-output-share", type: "string", description: "A share" },
 ];
-const SPECS = settingSpecs(FLAGS, { "ctx-size": null });
+const SPECS = settingSpecs(FLAGS, { "ctx-size": null }, ["compact-threshold", "tool-output-share"]);
 const PATH = "/home/u/.config/llama-agent/config.json";
 const ROOTS = { launchDir: "/work", home: "/home/u" };
 
@@ -76,6 +78,50 @@ Deno.test("a number may be written as a string", () => {
   const parsed = parseUserConfig(PATH, '{\n"ctxSize": "2048"\n}', SPECS);
   assert(parsed.ok);
   assertEquals(parsed.values.get("ctx-size"), { value: "2048", line: 2 });
+});
+
+Deno.test("a share may be a JSON number or a string, as on the command line", () => {
+  const parsed = parseUserConfig(
+    PATH,
+    '{\n  "compactThreshold": 0.75,\n  "toolOutputShare": "40%"\n}',
+    SPECS,
+  );
+  assert(parsed.ok, JSON.stringify(parsed));
+  assertEquals(Object.fromEntries(parsed.values), {
+    "compact-threshold": { value: "0.75", line: 2 },
+    "tool-output-share": { value: "40%", line: 3 },
+  });
+  const asString = parseUserConfig(
+    PATH,
+    '{"compactThreshold": "0.75", "toolOutputShare": 1}',
+    SPECS,
+  );
+  assert(asString.ok, JSON.stringify(asString));
+  assertEquals(asString.values.get("compact-threshold")?.value, "0.75");
+  assertEquals(asString.values.get("tool-output-share")?.value, "1");
+});
+
+Deno.test("a share that is no share is named by the file, the key's line and the key, with what to write", () => {
+  const expected = 'must be a share above 0 and at most 1, such as 0.8 or "80%", got';
+  const cases: [string, string][] = [
+    ["0", "0"],
+    ["1.5", "1.5"],
+    ["-0.1", "-0.1"],
+    ['"abc"', '"abc"'],
+    ['"0"', '"0"'],
+    ['"150%"', '"150%"'],
+    ['""', '""'],
+    ["80", '80: did you mean "80%"?'],
+    ['"80"', '"80": did you mean "80%"?'],
+    ["true", "a boolean"],
+    ["null", "null"],
+    ["[0.8]", "an array"],
+  ];
+  for (const [written, got] of cases) {
+    assertEquals(problemsOf(`{\n\n  "compactThreshold": ${written}\n}`), [
+      `${PATH}:3: "compactThreshold" ${expected} ${got}`,
+    ]);
+  }
 });
 
 Deno.test("a key given twice is an error naming the key, the file and both lines, even where the values agree", () => {
