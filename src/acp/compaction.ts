@@ -14,6 +14,7 @@ import type { ToolDefinition } from "../model/model.ts";
 import { answerTokenCap } from "../model/answer_cap.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { type TokenCounter, tokenCounterOf, tokensText } from "./context_meter.ts";
+import { mergeCompactInstructions } from "./compact_hooks.ts";
 import { requestSummary } from "./conversation_summary.ts";
 import { shrinkOlderResults } from "./shrink_older_results.ts";
 import { systemPrompt } from "./system_prompt.ts";
@@ -26,7 +27,10 @@ export interface CompactionHooks {
     trigger: CompactTrigger,
     instructions: string,
     signal: AbortSignal,
-  ): Promise<{ readonly kind: "go" } | { readonly kind: "blocked"; readonly message: string }>;
+  ): Promise<
+    | { readonly kind: "go"; readonly instructions?: string }
+    | { readonly kind: "blocked"; readonly message: string }
+  >;
   after(trigger: CompactTrigger, summary: string, signal: AbortSignal): Promise<void>;
 }
 
@@ -43,6 +47,8 @@ export interface CompactionRequest {
   /** Prompt tokens to get down to; older turns are kept verbatim while they fit under it. */
   readonly target: number;
   readonly hooks?: CompactionHooks;
+  /** The `session/prompt` the compaction happens in (hooks' `prompt_id`, the transcript's). */
+  readonly promptId?: string;
 }
 
 export type CompactionOutcome =
@@ -171,7 +177,8 @@ export async function compactConversation(
     : await requestSummary(model, counter, {
       items: summarised,
       previousSummary: session.contextSummary,
-      focus: request.focus,
+      // What PreCompact hooks printed follows the user's own words, as in Claude Code.
+      focus: mergeCompactInstructions(request.focus, gate?.instructions) ?? "",
       maxTokens: summaryCap,
       signal: request.signal,
     });
@@ -197,7 +204,16 @@ export async function compactConversation(
     ...(summary === undefined ? {} : { summary }),
     tokens: { before, after },
   });
-  if (made.ok) await request.hooks?.after(request.trigger, summary ?? "", request.signal);
+  if (made.ok && summary !== undefined) {
+    session.claudeTranscript?.compacted({
+      trigger: request.trigger,
+      preTokens: before,
+      summary,
+      promptId: request.promptId,
+    });
+    // Only a compaction that made a summary is one PostCompact hears of, as in Claude Code.
+    await request.hooks?.after(request.trigger, summary, request.signal);
+  }
   return {
     kind: "compacted",
     before,

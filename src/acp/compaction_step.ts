@@ -5,8 +5,10 @@
  */
 import type { ModelSession } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
+import { runPostCompactHooks, runPreCompactHooks } from "./compact_hooks.ts";
 import {
   compactConversation,
+  type CompactionHooks,
   compactionNotice,
   type CompactionOutcome,
   type CompactionRequest,
@@ -28,7 +30,10 @@ export async function runCompaction(
   if (reporting.compactionUpdates) {
     session.send({ sessionUpdate: "compaction_update", compactionId, status: "in_progress" });
   }
-  const outcome = await compactConversation(session, model, request);
+  const outcome = await compactConversation(session, model, {
+    ...request,
+    hooks: request.hooks ?? sessionCompactionHooks(session, request.promptId),
+  });
   if (reporting.compactionUpdates) {
     session.send({
       sessionUpdate: "compaction_update",
@@ -56,10 +61,10 @@ export async function runCompaction(
       }
       break;
     case "blocked":
-      session.notice(
-        `${request.trigger === "auto" ? "The automatic compaction" : "/compact"} was blocked ` +
-          `by a PreCompact hook: ${outcome.message}`,
-      );
+      // Claude Code shows it for /compact and only logs it for an automatic compaction (a
+      // turn that cannot go on for want of room says so itself).
+      session.log(`Session "${session.id}": ${outcome.message}`);
+      if (request.trigger === "manual") session.notice(outcome.message);
       break;
     case "empty":
       if (request.trigger === "manual") session.notice("There is nothing to compact yet");
@@ -95,6 +100,19 @@ function compactionStatus(outcome: CompactionOutcome) {
     default:
       return outcome satisfies never;
   }
+}
+
+/** PreCompact and PostCompact of the session's hooks, where its profile fires them. */
+export function sessionCompactionHooks(
+  session: AgentSession,
+  promptId: string | undefined,
+): CompactionHooks {
+  return {
+    before: (trigger, instructions, signal) =>
+      runPreCompactHooks(session, { trigger, customInstructions: instructions, signal, promptId }),
+    after: (trigger, summary, signal) =>
+      runPostCompactHooks(session, { trigger, summary, signal, promptId }),
+  };
 }
 
 /** Sends the context meter for the conversation as the next request would take it. */

@@ -101,6 +101,7 @@ export async function runPromptTurn(
         tools: deps.tools(),
         target: 0,
         hooks: deps.compactionHooks,
+        promptId: turn.hookContext.promptId,
       }, { compactionUpdates: deps.compactionUpdates ?? false });
       if (outcome.kind === "cancelled" || signal.aborted) return turn.finish("cancelled");
       return turn.finish("end_turn");
@@ -449,6 +450,7 @@ async function makeRoom(
     tools,
     target: Math.floor(limit / 2),
     hooks: deps.compactionHooks,
+    promptId: turn.hookContext.promptId,
   }, { compactionUpdates: deps.compactionUpdates ?? false });
   const full = `The conversation does not fit in the model's context of ${
     tokensText(contextSize)

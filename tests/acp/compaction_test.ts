@@ -347,3 +347,83 @@ Deno.test("the round limit ends the turn with a notice that says so", async () =
     assert(noticesOf(t.updates, sessionId).some((n) => n.includes("--max-tool-rounds")));
   });
 });
+
+/** Hooks of the claude profile that keep each payload they read, and one that may block. */
+function compactHookFiles(preCompactExit: number): Record<string, string> {
+  const record = (name: string, exit: number) =>
+    `#!/bin/sh\ncat > "$CLAUDE_PROJECT_DIR/${name}.json"\n` +
+    (exit === 2 ? 'echo "keep the history" >&2\n' : 'echo "Mention the file names."\n') +
+    `exit ${exit}\n`;
+  const hook = (script: string) => [{ hooks: [{ type: "command", command: script }] }];
+  return {
+    ".claude/settings.json": JSON.stringify({
+      hooks: {
+        PreCompact: hook("$CLAUDE_PROJECT_DIR/hooks/pre.sh"),
+        PostCompact: hook("$CLAUDE_PROJECT_DIR/hooks/post.sh"),
+      },
+    }),
+    "hooks/pre.sh": record("pre", preCompactExit),
+    "hooks/post.sh": record("post", 0),
+    "data.txt": "small\n",
+  };
+}
+
+Deno.test("claude profile: /compact fires PreCompact and PostCompact with Claude Code's payloads, and what PreCompact prints joins the instructions", async () => {
+  const seen: Seen = { summaryRequests: [], turnRequests: [] };
+  await withInMemoryAgent({
+    profile: "claude",
+    files: compactHookFiles(0),
+    model: contextModel(8192, seen),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read data" }],
+    });
+    await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/compact the API notes" }],
+    });
+    const pre = JSON.parse(await Deno.readTextFile(`${t.cwd}/pre.json`));
+    assertEquals(pre.hook_event_name, "PreCompact");
+    assertEquals(pre.trigger, "manual");
+    assertEquals(pre.custom_instructions, "the API notes");
+    assertEquals(pre.session_id, sessionId);
+    const post = JSON.parse(await Deno.readTextFile(`${t.cwd}/post.json`));
+    assertEquals(post.hook_event_name, "PostCompact");
+    assertEquals(post.trigger, "manual");
+    assertEquals(post.compact_summary, "SUMMARY-1: the user had files read.");
+    const ask = seen.summaryRequests[0]!.conversation.at(-1);
+    assert(ask?.role === "user");
+    assertStringIncludes(ask.text, "Focus on: the API notes\n\nMention the file names.");
+  });
+});
+
+Deno.test("claude profile: a PreCompact exit 2 keeps the conversation as it was and tells the user", async () => {
+  const seen: Seen = { summaryRequests: [], turnRequests: [] };
+  await withInMemoryAgent({
+    profile: "claude",
+    files: compactHookFiles(2),
+    model: contextModel(8192, seen),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read data" }],
+    });
+    const answer = await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/compact" }],
+    });
+    assertEquals(answer.stopReason, "end_turn");
+    assertEquals(seen.summaryRequests.length, 0, "no summary was asked for");
+    const notices = noticesOf(t.updates, sessionId);
+    assert(notices.some((n) => n.includes("keep the history")), notices.join("\n"));
+    await t.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    const request = seen.turnRequests.find((r) => {
+      const last = r.conversation.at(-1);
+      return last?.role === "user" && last.text === "go";
+    })!;
+    assert(request.conversation.length > 2, "the history is still there");
+  });
+});
