@@ -11,6 +11,16 @@
  * A request with a `responseSchema` is generated under a JSON-schema grammar (no functions: the
  * two cannot be combined in one call). The schema goes through the same subset as tool params
  * (llama_functions.ts); its grammar is built once per model and schema.
+ *
+ * A conversation is never cut to fit. node-llama-cpp's own answer to a history longer than the
+ * context is a context shift: `LlamaChat` drops the first responses and the sequence erases its
+ * first tokens, silently, and the model goes on from a conversation nobody wrote. The agent
+ * compacts instead, so here both shifts are refused: the shift size that node-llama-cpp asks for
+ * before any shift throws `ContextShiftRefused` (a custom strategy would not do: one that throws
+ * is replaced by the default one). A request whose prompt does not fit fails with
+ * `ContextFullError` before anything is evaluated, and an answer is capped at the room the
+ * context has left, so it ends `context_full` with all its text instead of reaching the shift.
+ * Tokens are counted with the model's own tokenizer, on the same text the chat wrapper renders.
  */
 import { basename } from "node:path";
 import type {
@@ -24,16 +34,19 @@ import type {
   LlamaModel,
 } from "node-llama-cpp";
 import { AgentError, errorMessage } from "../error.ts";
+import { ContextFullError } from "./context_full_error.ts";
 import { checkGgufFile, hubUnreachable } from "./model_file_checks.ts";
 import { toLlamaFunctions, toParamsSchema } from "./llama_functions.ts";
-import { toLlamaHistory } from "./llama_history.ts";
+import { type LlamaHistoryItem, toLlamaHistory } from "./llama_history.ts";
 import type {
+  ConversationItem,
   GenerateRequest,
   GenerateResult,
   GenerateStop,
   Model,
   ModelSession,
   RequestedToolCall,
+  ToolDefinition,
 } from "./model.ts";
 
 /** Context size when none is given: node-llama-cpp fits it to memory, up to this. */
@@ -149,11 +162,25 @@ async function loadModel(llama: Llama, options: LlamaModelLoadOptions): Promise<
         );
       }
       const { LlamaChat } = await import("node-llama-cpp");
-      const chat = new LlamaChat({ contextSequence: context.getSequence() });
+      const sequence = context.getSequence({ contextShift: { size: refuseContextShift } });
+      const chat = new LlamaChat({ contextSequence: sequence });
       return new LlamaSession(model, context, chat, grammars);
     },
     dispose: () => model.dispose(),
   };
+}
+
+/** A context shift was asked for and refused: the conversation was to lose its beginning. */
+class ContextShiftRefused extends Error {
+  override readonly name = "ContextShiftRefused";
+}
+
+/**
+ * The size of a context shift, as node-llama-cpp asks for it right before it shifts (in
+ * `LlamaChat` and in the sequence): never given, so no shift happens.
+ */
+function refuseContextShift(): never {
+  throw new ContextShiftRefused("The conversation does not fit in the context");
 }
 
 /** How node-llama-cpp 3.21 says that the history cannot be made to fit the context. */
@@ -204,8 +231,36 @@ class LlamaSession implements ModelSession {
     private readonly grammars: GrammarCache,
   ) {}
 
+  readonly contextSource = "model";
+
   get contextSize(): number {
     return this.context.contextSize;
+  }
+
+  countPromptTokens(
+    conversation: readonly ConversationItem[],
+    tools: readonly ToolDefinition[],
+  ): Promise<number> {
+    return Promise.resolve(
+      this.#promptTokens(toLlamaHistory(conversation), toLlamaFunctions(tools)),
+    );
+  }
+
+  countTextTokens(text: string): number {
+    return this.model.tokenize(text).length;
+  }
+
+  /** Tokens of the prompt `generate` evaluates: the wrapper's rendering of history and tools. */
+  #promptTokens(
+    history: LlamaHistoryItem[],
+    functions: ReturnType<typeof toLlamaFunctions>,
+  ): number {
+    return this.chat.chatWrapper
+      .generateContextState({
+        chatHistory: history satisfies ChatHistoryItem[],
+        availableFunctions: functions,
+      })
+      .contextText.tokenize(this.model.tokenizer).length;
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
@@ -219,9 +274,13 @@ class LlamaSession implements ModelSession {
       : await this.grammars.get(request.responseSchema);
     const sequence = this.chat.sequence;
     const meterBefore = sequence.tokenMeter.getState();
-    const prompt = this.chat.chatWrapper
-      .generateContextState({ chatHistory: history, availableFunctions: functions })
-      .contextText.tokenize(this.model.tokenizer).length;
+    const prompt = this.#promptTokens(history, functions);
+    const contextSize = this.context.contextSize;
+    // The sequence must keep one free slot to go on generating (node-llama-cpp shifts at
+    // contextSize - 1): what is left after the prompt is the answer's room.
+    const room = contextSize - 1 - prompt;
+    if (room < 1) throw this.#doesNotFit(prompt);
+    const maxTokens = Math.min(request.maxTokens ?? contextSize, room);
     let text = "";
     let thought = "";
     const finish = (stop: GenerateStop, toolCalls: RequestedToolCall[] = []): GenerateResult => {
@@ -240,7 +299,9 @@ class LlamaSession implements ModelSession {
         ...(grammar === undefined ? { functions } : { grammar }),
         signal: request.signal,
         stopOnAbortSignal: true,
-        maxTokens: request.maxTokens ?? this.context.contextSize,
+        maxTokens,
+        // Never shift (see the file's comment); the sequence's own shift is refused likewise.
+        contextShift: { size: refuseContextShift },
         onResponseChunk: (chunk) => {
           if (chunk.text === "") return;
           if (chunk.type === undefined) {
@@ -256,15 +317,13 @@ class LlamaSession implements ModelSession {
       // Aborted before any text: node-llama-cpp throws the signal's reason instead of returning.
       if (request.signal.aborted) return finish("cancelled");
       const message = errorMessage(error);
-      if (CONTEXT_OVERFLOW_MESSAGES.some((known) => message.includes(known))) {
+      if (
+        error instanceof ContextShiftRefused ||
+        CONTEXT_OVERFLOW_MESSAGES.some((known) => message.includes(known))
+      ) {
         // Nothing generated in this call: what the model was given does not fit.
-        if (text === "") {
-          throw new AgentError(
-            "CONTEXT_FULL",
-            `The conversation (${prompt} tokens with the tool descriptions) does not fit in the ` +
-              `model's context of ${this.context.contextSize} tokens: start a new session or ` +
-              "pass a larger --ctx-size",
-          );
+        if (sequence.tokenMeter.diff(meterBefore).usedOutputTokens === 0) {
+          throw this.#doesNotFit(prompt);
         }
         return finish("context_full");
       }
@@ -276,7 +335,10 @@ class LlamaSession implements ModelSession {
         typeof item !== "string" && item.segmentType === "thought" ? [item.text] : []
       )
       .join("");
-    const stop = stopOf(response.metadata.stopReason);
+    const reason = response.metadata.stopReason;
+    // Stopped by the cap that the context's room set, not the caller's: the context is full.
+    const full = reason === "maxTokens" && maxTokens === room && maxTokens !== request.maxTokens;
+    const stop = full ? "context_full" : stopOf(reason);
     const toolCalls = stop === "tool_calls"
       ? (response.functionCalls ?? []).map((call) => ({
         name: call.functionName,
@@ -284,6 +346,15 @@ class LlamaSession implements ModelSession {
       }))
       : [];
     return finish(stop, toolCalls);
+  }
+
+  #doesNotFit(prompt: number): ContextFullError {
+    const contextSize = this.context.contextSize;
+    return new ContextFullError(
+      `The conversation (${prompt} tokens with the tool descriptions) does not fit in the ` +
+        `model's context of ${contextSize} tokens: start a new session or pass a larger --ctx-size`,
+      { promptTokens: prompt, contextSize },
+    );
   }
 
   async dispose(): Promise<void> {

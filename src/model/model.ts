@@ -102,10 +102,19 @@ export interface GenerateResult {
   readonly notice?: string;
 }
 
+/**
+ * Where a context size comes from: the context the model runs in this process (`model`), what
+ * the server says of its own (`server`), the user's `--ctx-size` (`flag`), or an assumption where
+ * none of those says (`assumed`: the server may hold less, and then refuses or truncates).
+ */
+export type ContextSource = "model" | "server" | "flag" | "assumed";
+
 /** One conversation's state in the model (a context sequence for llama). */
 export interface ModelSession {
-  /** The context size in tokens, where there is one (a scripted session has none). */
+  /** The context size in tokens, where there is one (a script without `contextSize` has none). */
   readonly contextSize?: number;
+  /** Where `contextSize` comes from; absent where there is no context size. */
+  readonly contextSource?: ContextSource;
   /**
    * Tokens `conversation` with `tools` takes as the prompt of a request: the model's own count
    * in process, an estimate erring high elsewhere (token_estimate.ts, where this is absent).
@@ -123,6 +132,11 @@ export interface ModelSession {
 export interface Model {
   /** What to show the user: a file name or a scripted file. */
   readonly displayName: string;
+  /**
+   * What the user should be told at start of the context size: set where it is assumed (the
+   * server did not say, and no `--ctx-size` was given), saying what was assumed and what to pass.
+   */
+  readonly contextNotice?: string;
   openSession(): Promise<ModelSession>;
   dispose(): Promise<void>;
 }
