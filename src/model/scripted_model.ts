@@ -3,7 +3,13 @@
  * order, one entry per `generate` call. It drives turn-loop tests and `hooks test` sessions
  * without inference; the llama backend is the one that proves real models work.
  *
- * File shape: `{"turns": [{"thought"?: "...", "text"?: "...", "toolCalls"?: [{"name", "input"}]}]}`.
+ * File shape: `{"contextSize"?: N, "turns": [{"thought"?: "...", "text"?: "...", "toolCalls"?:
+ * [{"name", "input"}]}]}`.
+ *
+ * Tokens are counted with the estimate (token_estimate.ts), as on an endpoint without usage. A
+ * script that declares `contextSize` behaves like llama-server with that context: a request whose
+ * prompt is over it fails with `CONTEXT_FULL` (with both numbers) and plays no turn, so the turn
+ * is there for the request that follows a compaction. Without `contextSize` nothing is refused.
  *
  * A call with a `responseSchema` (a hook verdict) plays the next turn's `text` as is: the script
  * author writes the JSON, and an invalid answer reaches the caller as it would from a real model.
@@ -12,13 +18,16 @@
 import { z } from "zod";
 import { AgentError, errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
+import { ContextFullError } from "./context_full_error.ts";
 import type {
   ConversationItem,
   GenerateRequest,
   GenerateResult,
   Model,
   ModelSession,
+  ToolDefinition,
 } from "./model.ts";
+import { estimatePromptTokens, estimateTextTokens } from "./token_estimate.ts";
 
 export const ScriptedTurn = z.strictObject({
   thought: z.string().optional(),
@@ -27,7 +36,13 @@ export const ScriptedTurn = z.strictObject({
 });
 export type ScriptedTurn = z.infer<typeof ScriptedTurn>;
 
-export const ModelScript = z.strictObject({ turns: z.array(ScriptedTurn) });
+export const ModelScript = z.strictObject({
+  contextSize: z.number().int().min(1).optional().describe(
+    "The context in tokens (counted with the estimate): a longer prompt fails with CONTEXT_FULL " +
+      "and plays no turn, as llama-server refuses it; no limit when absent",
+  ),
+  turns: z.array(ScriptedTurn),
+});
 export type ModelScript = z.infer<typeof ModelScript>;
 
 /** Pieces streamed per chunk: words with their following space, like a tokenizer would. */
@@ -75,12 +90,42 @@ export function scriptedModel(script: ModelScript, displayName = "scripted"): Mo
 
 class ScriptedSession implements ModelSession {
   #next = 0;
-  /** Words the "context" already holds, so token counts behave like a cached prefix. */
-  #cachedWords = 0;
+  /** Tokens the "context" already holds, so token counts behave like a cached prefix. */
+  #cachedTokens = 0;
 
   constructor(private readonly script: ModelScript) {}
 
+  get contextSize(): number | undefined {
+    return this.script.contextSize;
+  }
+
+  get contextSource(): "model" | undefined {
+    return this.script.contextSize === undefined ? undefined : "model";
+  }
+
+  countPromptTokens(
+    conversation: readonly ConversationItem[],
+    tools: readonly ToolDefinition[],
+  ): Promise<number> {
+    return Promise.resolve(estimatePromptTokens(conversation, tools));
+  }
+
+  countTextTokens(text: string): number {
+    return estimateTextTokens(text);
+  }
+
   generate(request: GenerateRequest): Promise<GenerateResult> {
+    const prompt = estimatePromptTokens(request.conversation, request.tools);
+    const contextSize = this.script.contextSize;
+    if (contextSize !== undefined && prompt > contextSize) {
+      return Promise.reject(
+        new ContextFullError(
+          `The conversation (${prompt} tokens with the tool descriptions) does not fit in the ` +
+            `scripted model's context of ${contextSize} tokens`,
+          { promptTokens: prompt, contextSize },
+        ),
+      );
+    }
     const turn = this.script.turns[this.#next];
     if (!turn) {
       return Promise.reject(
@@ -100,8 +145,7 @@ class ScriptedSession implements ModelSession {
       );
     }
     this.#next++;
-    const promptWords = countWords(request.conversation);
-    const evaluated = Math.max(0, promptWords - this.#cachedWords);
+    const evaluated = Math.max(0, prompt - this.#cachedTokens);
     let generated = 0;
     const emit = (text: string, sink: (chunk: string) => void): string => {
       let sent = "";
@@ -119,32 +163,17 @@ class ScriptedSession implements ModelSession {
     const text = emit(turn.text ?? "", (c) => request.onTextChunk(c));
     const cancelled = request.signal.aborted;
     const toolCalls = cancelled ? [] : (turn.toolCalls ?? []).map((c) => ({ ...c }));
-    this.#cachedWords = promptWords + generated;
+    this.#cachedTokens = prompt + estimateTextTokens(thought + text);
     return Promise.resolve({
       text,
       thought,
       toolCalls,
       stop: cancelled ? "cancelled" : toolCalls.length > 0 ? "tool_calls" : "end",
-      tokens: { prompt: promptWords, evaluated, generated },
+      tokens: { prompt, evaluated, generated },
     });
   }
 
   dispose(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-function countWords(conversation: readonly ConversationItem[]): number {
-  let words = 0;
-  const count = (text: string) => (words += text.match(CHUNK_PATTERN)?.length ?? 0);
-  for (const item of conversation) {
-    if (item.role !== "assistant") count(item.text);
-    else {
-      for (const segment of item.segments) {
-        if (segment.type === "tool_call") count(JSON.stringify(segment.input) + segment.result);
-        else count(segment.text);
-      }
-    }
-  }
-  return words;
 }
