@@ -125,7 +125,11 @@ export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: Loader
         },
         log: deps.log,
       });
-    return opening.catch((error) => {
+    return opening.then((model) => {
+      // An assumed context size is said at start, where the user looks when turns fail.
+      if (model.contextNotice !== undefined) deps.log(model.contextNotice);
+      return model;
+    }, (error) => {
       deps.log(errorMessage(error));
       throw error;
     });

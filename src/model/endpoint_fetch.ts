@@ -4,7 +4,10 @@
  * - redirects are followed within the endpoint's origin only, method and body kept (the key,
  *   `OPENAI_CUSTOM_HEADERS` and the conversation never go to an origin a server names); one to
  *   another origin fails with a message that names it (same_origin_fetch.ts);
- * - an error's body is read up to `ERROR_BODY_BYTES` (the client reads it whole to quote it);
+ * - an error's body is read up to `ERROR_BODY_BYTES` (the client reads it whole to quote it),
+ *   and an error object a server sends at the top level (`{"object": "error", "message": ...}`,
+ *   vLLM before 0.9) is passed on inside `error`, where the client looks for it (it would
+ *   otherwise say "400 status code (no body)");
  * - an event stream's event, and any other body, fails past `MAX_EVENT_BYTES` (the client
  *   buffers each whole).
  */
@@ -59,7 +62,7 @@ export function endpointFetch(options: EndpointFetchOptions): typeof fetch {
     if (response.body === null) return response;
     const eventStream = /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
     const body = !response.ok
-      ? firstBytes(response.body, ERROR_BODY_BYTES)
+      ? errorBody(await new Response(firstBytes(response.body, ERROR_BODY_BYTES)).text())
       : limitedBody(response.body, maxEventBytes, eventStream, options.baseUrl);
     return new Response(body, {
       status: response.status,
@@ -75,6 +78,19 @@ async function resendableBody(
 ): Promise<string | Uint8Array<ArrayBuffer> | undefined> {
   if (body === null || body === undefined || typeof body === "string") return body ?? undefined;
   return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/** An error body with its error object where the client reads it: in `error`. */
+function errorBody(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const topLevel = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+    !("error" in parsed) && "message" in parsed && typeof parsed.message === "string";
+  return topLevel ? JSON.stringify({ error: parsed }) : text;
 }
 
 /** The first `limit` bytes of `body`; the rest is cancelled unread. */

@@ -8,6 +8,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { AgentError, errorMessage } from "../error.ts";
+import { ContextFullError, type ContextOverflow } from "./context_full_error.ts";
 import { RedirectRefused } from "../hooks/same_origin_fetch.ts";
 import { ResponseTooLarge } from "./endpoint_fetch.ts";
 import { quotedServerText, type SecretRedactor } from "../secret_redactor.ts";
@@ -36,13 +37,38 @@ const TOOLS_UNSUPPORTED = [
   /tool(s| calling| choice)? (is |are )?not supported/i,
 ];
 
-/** The conversation is longer than the server's context. */
+/** The conversation (or it and the answer asked for) is longer than the server's context. */
 const CONTEXT_EXCEEDED = [
   /exceeds? the available context size/i, // llama-server
+  /context size has been exceeded/i, // llama-server (older), LM Studio
   /maximum context length/i, // vLLM, OpenAI
+  /context length is only/i, // vLLM 0.10 and later
+  /(input|prompt) length exceeds (the )?(maximum )?context length/i, // Ollama
   /context (length|window|size).*(exceed|too small|overflow)/i,
   /(prompt|input) is too long/i,
   /context the overflows|context overflow/i, // LM Studio
+];
+
+/** llama-server's error type for a prompt over its context (with the numbers as fields). */
+const LLAMA_SERVER_OVERFLOW = "exceed_context_size_error";
+
+/**
+ * Where servers write the numbers in their words: the context, then the prompt. Numbers may have
+ * thousands separators ("37,184").
+ */
+const CONTEXT_SIZE_WORDS = [
+  /maximum context length is ([\d,]+)/i, // vLLM, OpenAI
+  /context length is only ([\d,]+)/i, // vLLM 0.10+
+  /context length of only ([\d,]+)/i, // LM Studio
+  /maximum context length \(([\d,]+)\)/i,
+];
+const PROMPT_WORDS = [
+  /\(([\d,]+) in the messages/i, // vLLM before 0.6: "you requested N tokens (P in the messages, ..."
+  /your request has ([\d,]+) input tokens/i, // vLLM
+  /you passed ([\d,]+) input tokens/i, // vLLM 0.10+
+  /your messages resulted in ([\d,]+) tokens/i, // OpenAI
+  /keep the first ([\d,]+) tokens/i, // LM Studio
+  /input length \(([\d,]+)\)/i,
 ];
 
 /** A structured answer was asked for in a form the server does not take. */
@@ -148,12 +174,12 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
         "model>; on Ollama, pick a model whose card lists tools.",
     );
   }
-  if (CONTEXT_EXCEEDED.some((pattern) => pattern.test(said))) {
-    return new AgentError(
-      "CONTEXT_FULL",
+  if (isOverflow(error) || CONTEXT_EXCEEDED.some((pattern) => pattern.test(said))) {
+    return new ContextFullError(
       `The conversation does not fit in the context of ${server}${saying}: start a new ` +
         "session, or give the server a larger context (llama-server -c, vLLM --max-model-len, " +
         "Ollama num_ctx).",
+      overflowOf(error, said),
     );
   }
   if (error.status === 404 && place.model !== undefined) {
@@ -165,6 +191,34 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
   }
   const status = error.status === undefined ? "" : ` (${error.status})`;
   return new AgentError("MODEL_SERVER", `${capitalized(server)} failed${status}${saying}`);
+}
+
+function isOverflow(error: APIError): boolean {
+  const body = error.error as { type?: unknown } | undefined;
+  return body?.type === LLAMA_SERVER_OVERFLOW;
+}
+
+/** The numbers of an overflow: llama-server's fields, else the server's words. */
+function overflowOf(error: APIError, said: string): ContextOverflow {
+  const body = (error.error ?? {}) as { n_prompt_tokens?: unknown; n_ctx?: unknown };
+  const promptTokens = counted(body.n_prompt_tokens) ?? numberIn(said, PROMPT_WORDS);
+  const contextSize = counted(body.n_ctx) ?? numberIn(said, CONTEXT_SIZE_WORDS);
+  return {
+    ...(promptTokens === undefined ? {} : { promptTokens }),
+    ...(contextSize === undefined ? {} : { contextSize }),
+  };
+}
+
+function numberIn(text: string, patterns: readonly RegExp[]): number | undefined {
+  for (const pattern of patterns) {
+    const found = pattern.exec(text)?.[1];
+    if (found !== undefined) return counted(Number(found.replaceAll(",", "")));
+  }
+  return undefined;
+}
+
+function counted(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 /** `error`, or the first error of its causes, that is a `type`. */

@@ -15,6 +15,12 @@
  * (endpoint_fetch.ts), each asks for at most the answer cap's tokens and a reply is cut at its
  * characters (answer_cap.ts), and whatever the server says is shown with the key and custom
  * header values redacted (secret_redactor.ts).
+ *
+ * The context is the user's `--ctx-size`, else what the server says (endpoint_context.ts), else
+ * assumed, with a notice. A session counts prompts with the estimate, calibrated by the usage the
+ * server reports (prompt_calibration.ts); where the context is known, a request asks for no more
+ * answer than the context has room for after its prompt (vLLM refuses a request whose prompt and
+ * `max_tokens` together pass its context), and a reply cut there ends `context_full`.
  */
 import OpenAI from "openai";
 import type {
@@ -22,7 +28,13 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import { AgentError } from "../error.ts";
-import type { GenerateRequest, GenerateResult, Model, ModelSession } from "./model.ts";
+import type {
+  ContextSource,
+  GenerateRequest,
+  GenerateResult,
+  Model,
+  ModelSession,
+} from "./model.ts";
 import {
   endpointError,
   type EndpointPlace,
@@ -32,10 +44,22 @@ import {
 } from "./openai_errors.ts";
 import { toChatMessages, toChatTools } from "./openai_messages.ts";
 import { StreamAssembler } from "./openai_stream.ts";
-import { apiKeyEnvProblem, customHeadersProblem, endpointSecrets } from "./endpoint_key.ts";
+import {
+  apiKeyEnvProblem,
+  customHeaders,
+  customHeadersProblem,
+  endpointSecrets,
+} from "./endpoint_key.ts";
 import { endpointFetch } from "./endpoint_fetch.ts";
 import { answerTokenCap, replyCharCap } from "./answer_cap.ts";
 import { SecretRedactor } from "../secret_redactor.ts";
+import {
+  CONTEXT_PROBE_BODY_BYTES,
+  type EndpointContext,
+  endpointContextOf,
+  probeEndpointContext,
+} from "./endpoint_context.ts";
+import { PromptCalibration } from "./prompt_calibration.ts";
 
 export interface EndpointOptions {
   /** The server's base URL, e.g. `http://localhost:11434/v1`. */
@@ -45,9 +69,11 @@ export interface EndpointOptions {
   /** The variable holding the API key; no key is sent when absent. */
   readonly apiKeyEnv?: string;
   readonly env: (name: string) => string | undefined;
-  /** The context size to plan tool results for, when the server does not say its own. */
+  /** The context size (`--ctx-size`): it wins over what the server says, and nothing is asked. */
   readonly contextSize?: number;
   readonly signal?: AbortSignal;
+  /** How long asking the server for its context may take at start (tests shorten it). */
+  readonly contextProbeTimeoutMs?: number;
 }
 
 /** One model the server lists. */
@@ -63,16 +89,15 @@ const GENERATION_TIMEOUT_MS = 60 * 60 * 1000;
 type ResponseFormat = "json_schema" | "json_object" | "none";
 const RESPONSE_FORMATS: readonly ResponseFormat[] = ["json_schema", "json_object", "none"];
 
-/**
- * Context size assumed for a server that does not say its own (llama-server, Ollama and
- * llama-cpp-python list none): tool results are cut to fit it. `--ctx-size` overrides it.
- */
-export const ASSUMED_SERVER_CONTEXT = 8192;
+/** The least answer a request asks for where the context's room after the prompt is less. */
+const MIN_ROOM_TOKENS = 128;
 
 /** A client for an endpoint, and where it points (for messages, with the secrets to redact). */
 export interface EndpointConnection {
   readonly client: OpenAI;
   readonly place: EndpointPlace;
+  /** For the server's own paths (its context): the endpoint's fetch and headers, key included. */
+  readonly probe: { readonly fetch: typeof fetch; readonly headers: Headers };
 }
 
 /** Longest model id taken from a listing: an id is shown in menus and sent back as it is. */
@@ -97,6 +122,9 @@ export function connectEndpoint(options: EndpointOptions): EndpointConnection {
   if (headersProblem !== undefined) throw new AgentError("USAGE", headersProblem);
   const key = options.apiKeyEnv === undefined ? undefined : options.env(options.apiKeyEnv);
   const redactor = new SecretRedactor(endpointSecrets(options.apiKeyEnv, options.env));
+  const headers = new Headers();
+  if (key) headers.set("authorization", `Bearer ${key}`);
+  for (const { name, value } of customHeaders(options.env)) headers.set(name, value);
   const client = new OpenAI({
     baseURL: options.baseUrl,
     // The client refuses to start without a key; a local server ignores the header.
@@ -108,7 +136,16 @@ export function connectEndpoint(options: EndpointOptions): EndpointConnection {
     logLevel: "off",
     fetch: endpointFetch({ baseUrl: options.baseUrl, redactor }),
   });
-  return { client, place: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, redactor } };
+  const probeFetch = endpointFetch({
+    baseUrl: options.baseUrl,
+    redactor,
+    maxEventBytes: CONTEXT_PROBE_BODY_BYTES,
+  });
+  return {
+    client,
+    place: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, redactor },
+    probe: { fetch: probeFetch, headers },
+  };
 }
 
 /**
@@ -182,11 +219,22 @@ export async function openEndpointModel(options: EndpointOptions): Promise<Model
         }${more}. Pass --model with one of them.`,
     );
   }
-  return new EndpointModel(
-    connection.client,
-    { ...place, model: chosen.id },
-    options.contextSize ?? chosen.contextSize ?? ASSUMED_SERVER_CONTEXT,
-  );
+  const given = options.contextSize ?? chosen.contextSize;
+  const probed = given === undefined
+    ? await probeEndpointContext({
+      baseUrl: options.baseUrl,
+      model: chosen.id,
+      ...connection.probe,
+      timeoutMs: options.contextProbeTimeoutMs,
+      signal: options.signal,
+    })
+    : undefined;
+  const context = endpointContextOf(options.baseUrl, chosen.id, {
+    flag: options.contextSize,
+    listed: chosen.contextSize,
+    probed,
+  });
+  return new EndpointModel(connection.client, { ...place, model: chosen.id }, context);
 }
 
 class EndpointModel implements Model {
@@ -202,7 +250,7 @@ class EndpointModel implements Model {
   constructor(
     private readonly client: OpenAI,
     readonly place: Required<Pick<EndpointPlace, "model">> & EndpointPlace,
-    readonly contextSize: number,
+    private readonly context: EndpointContext,
   ) {}
 
   /** The server's model id: what a transcript's `model` says (the URL may carry secrets). */
@@ -210,10 +258,28 @@ class EndpointModel implements Model {
     return this.place.model;
   }
 
+  get contextSize(): number {
+    return this.context.size;
+  }
+
+  get contextSource(): ContextSource {
+    return this.context.source;
+  }
+
+  get contextNotice(): string | undefined {
+    return this.context.notice;
+  }
+
+  /** A session: the model's settings, and the calibration its own conversation teaches. */
   openSession(): Promise<ModelSession> {
+    const calibration = new PromptCalibration();
     return Promise.resolve({
-      contextSize: this.contextSize,
-      generate: (request) => this.generate(request),
+      contextSize: this.context.size,
+      contextSource: this.context.source,
+      countPromptTokens: (conversation, tools) =>
+        Promise.resolve(calibration.count(conversation, tools)),
+      countTextTokens: (text) => calibration.countText(text),
+      generate: (request) => this.generate(request, calibration),
       dispose: () => Promise.resolve(),
     });
   }
@@ -222,7 +288,10 @@ class EndpointModel implements Model {
     return Promise.resolve();
   }
 
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
+  async generate(
+    request: GenerateRequest,
+    calibration = new PromptCalibration(),
+  ): Promise<GenerateResult> {
     if (request.responseSchema !== undefined && request.tools.length > 0) {
       throw new AgentError("INTERNAL", "A response schema cannot be combined with tools");
     }
@@ -230,7 +299,7 @@ class EndpointModel implements Model {
       const format = RESPONSE_FORMATS[this.#format] ?? "none";
       try {
         const streamed = request.tools.length === 0 || this.#emptyToolStreams < 2;
-        const result = await this.#request(request, format, streamed);
+        const result = await this.#request(request, format, streamed, calibration);
         if (result !== "empty") {
           if (streamed && request.tools.length > 0) this.#emptyToolStreams = 0;
           return result;
@@ -239,7 +308,7 @@ class EndpointModel implements Model {
         // This request goes again whole; one empty stream may be a hiccup, two in a row are
         // a server that cannot stream tool calls.
         this.#emptyToolStreams++;
-        const whole = await this.#request(request, format, false);
+        const whole = await this.#request(request, format, false, calibration);
         if (whole === "empty") throw this.#emptyReply();
         return whole;
       } catch (error) {
@@ -268,20 +337,36 @@ class EndpointModel implements Model {
     request: GenerateRequest,
     format: ResponseFormat,
     streamed: boolean,
+    calibration: PromptCalibration,
   ): Promise<GenerateResult | "empty"> {
-    const maxTokens = request.maxTokens ?? answerTokenCap(this.contextSize);
+    const wanted = request.maxTokens ?? answerTokenCap(this.context.size);
+    // The room after the prompt, where the context is known: an assumed one may be larger.
+    const room = this.context.source === "assumed" ? Infinity : Math.max(
+      MIN_ROOM_TOKENS,
+      this.context.size - calibration.count(request.conversation, request.tools),
+    );
+    const maxTokens = Math.min(wanted, room);
     const maxChars = replyCharCap(maxTokens);
     const assembler = new StreamAssembler(request, { maxChars, redactor: this.place.redactor });
     const finish = (cancelled: boolean): GenerateResult => {
       const got = assembler.result();
       const usage = got.usage;
+      calibration.record(request.conversation, request.tools, usage?.promptTokens);
       // Cut here (the server went on past its max_tokens): the calls came only in part.
       const cut = !cancelled && assembler.full;
+      // Stopped at the room the context had left, not at the answer cap: the context is full.
+      const full = got.finish === "max_tokens" && maxTokens < wanted;
       return {
         text: got.text,
         thought: got.thought,
         toolCalls: cancelled || cut || got.finish !== "tool_calls" ? [] : got.toolCalls,
-        stop: cancelled ? "cancelled" : cut ? "max_tokens" : got.finish ?? "end",
+        stop: cancelled
+          ? "cancelled"
+          : cut
+          ? "max_tokens"
+          : full
+          ? "context_full"
+          : got.finish ?? "end",
         tokens: {
           prompt: usage?.promptTokens ?? 0,
           evaluated: usage ? usage.promptTokens - usage.cachedTokens : 0,

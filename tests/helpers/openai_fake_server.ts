@@ -5,7 +5,15 @@
  * HTTP error, a stream that stops after some chunks and holds the connection open until the
  * client goes away (for cancels), one that never ends, a redirect, or an error that repeats the
  * request's headers. Every request body and header is kept for the test to read.
+ *
+ * It can also play a server with a context (see `FakeServerOptions`): refuse a prompt over
+ * `contextSize` exactly as llama-server does (HTTP 400, `exceed_context_size_error`, with
+ * `n_prompt_tokens` and `n_ctx`), report usage, and answer a server's own paths (`routes`:
+ * llama-server's `GET /props`, Ollama's `POST /api/show`, LM Studio's `GET /api/v0/models`), or
+ * never answer them. Its prompt count is `promptTokensOf`: deterministic, and never above the
+ * agent's own estimate of the same conversation.
  */
+import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/model/token_estimate.ts";
 
 export type FakeReply =
   | {
@@ -34,6 +42,26 @@ export interface FakeServerOptions {
   readonly modelsStatus?: number;
   /** `GET /v1/models` redirects here (a URL) with `status`. */
   readonly modelsRedirect?: { readonly status: number; readonly location: string };
+  /**
+   * The context in tokens: a chat request whose prompt (`promptTokensOf`) is over it is refused
+   * as llama-server refuses it (`llamaServerOverflow`), and takes no queued reply, so the reply
+   * goes to the next request that fits. No limit when absent.
+   */
+  readonly contextSize?: number;
+  /**
+   * Report usage: a streamed reply that brings none ends with a usage chunk, and a whole
+   * completion gets one, whose `prompt_tokens` is `promptTokensOf` the request times
+   * `promptScale` (1 when absent: a server whose tokenizer the estimate matches), rounded.
+   */
+  readonly usage?: { readonly promptScale?: number };
+  /**
+   * More paths, by `"METHOD /path"` (the path without its query): the JSON answered with 200, or
+   * `"hang"` to answer nothing (not even a status) until the server closes. See `llamaServerProps`,
+   * `ollamaShow`, `ollamaPs` and `lmStudioModels`. Any other path is a 404.
+   */
+  readonly routes?: Readonly<Record<string, object | "hang">>;
+  /** Paths (`"METHOD /path"`) answered with a 307 to the URL given. */
+  readonly routeRedirects?: Readonly<Record<string, string>>;
 }
 
 export interface FakeServer {
@@ -45,8 +73,11 @@ export interface FakeServer {
   readonly requests: Record<string, unknown>[];
   /** The Authorization header of each request (models and chat), in order. */
   readonly authorizations: (string | null)[];
-  /** Method, path and headers of every request that reached the server, in order. */
-  readonly received: { method: string; path: string; headers: Headers }[];
+  /**
+   * Method, path (with its query) and headers of every request that reached the server, in
+   * order; the body of a request to one of `routes`.
+   */
+  readonly received: { method: string; path: string; headers: Headers; body?: string }[];
   /** Resolves when a held stream's client has gone away. */
   readonly disconnected: Promise<void>;
   /** Queues replies for the next chat requests. */
@@ -61,12 +92,41 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
   const received: FakeServer["received"] = [];
   let markDisconnected = () => {};
   const disconnected = new Promise<void>((resolve) => (markDisconnected = resolve));
+  const hanging = new Set<() => void>();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (request) => {
       authorizations.push(request.headers.get("authorization"));
-      const path = new URL(request.url).pathname;
-      received.push({ method: request.method, path, headers: request.headers });
+      const url = new URL(request.url);
+      const path = url.pathname;
+      const redirect = options.routeRedirects?.[`${request.method} ${path}`];
+      if (redirect !== undefined) {
+        received.push({
+          method: request.method,
+          path: `${path}${url.search}`,
+          headers: request.headers,
+        });
+        return new Response(null, { status: 307, headers: { location: redirect } });
+      }
+      const route = options.routes?.[`${request.method} ${path}`];
+      if (route !== undefined) {
+        const body = request.method === "GET" ? undefined : await request.text();
+        received.push({
+          method: request.method,
+          path: `${path}${url.search}`,
+          headers: request.headers,
+          body,
+        });
+        if (route !== "hang") return Response.json(route);
+        // Answers nothing until the server closes.
+        await new Promise<void>((resolve) => hanging.add(resolve));
+        return new Response(null, { status: 503 });
+      }
+      received.push({
+        method: request.method,
+        path: `${path}${url.search}`,
+        headers: request.headers,
+      });
       if (request.method === "GET" && path === "/v1/models" && options.modelsRedirect) {
         const { status, location } = options.modelsRedirect;
         return new Response(null, { status, headers: { location } });
@@ -83,7 +143,17 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
       if (request.method !== "POST" || path !== "/v1/chat/completions") {
         return Response.json({ error: { message: `no route ${path}` } }, { status: 404 });
       }
-      requests.push(await request.json());
+      const body = await request.json();
+      requests.push(body);
+      const prompt = promptTokensOf(body);
+      if (options.contextSize !== undefined && prompt > options.contextSize) {
+        return Response.json(llamaServerOverflow(prompt, options.contextSize), { status: 400 });
+      }
+      const usage = options.usage && {
+        prompt_tokens: Math.round(prompt * (options.usage.promptScale ?? 1)),
+        completion_tokens: 1,
+        total_tokens: Math.round(prompt * (options.usage.promptScale ?? 1)) + 1,
+      };
       const reply = queue.shift();
       if (reply === undefined) {
         return Response.json({ error: { message: "the fake has no reply queued" } }, {
@@ -100,8 +170,15 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
           status: reply.status,
         });
       }
-      if (reply.kind === "completion") return Response.json(reply.body);
-      return new Response(sseBody(reply, markDisconnected), {
+      if (reply.kind === "completion") {
+        return Response.json(
+          usage && !("usage" in reply.body) ? { ...reply.body, usage } : reply.body,
+        );
+      }
+      const reported = usage && !reply.chunks.some((chunk) => hasUsage(chunk))
+        ? { ...reply, chunks: [...reply.chunks, usageChunk(usage)] }
+        : reply;
+      return new Response(sseBody(reported, markDisconnected), {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
       });
     },
@@ -116,8 +193,131 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
     disconnected,
     reply: (...replies) => void queue.push(...replies),
     async close() {
+      for (const release of hanging) release();
       await server.shutdown();
     },
+  };
+}
+
+/**
+ * The prompt tokens of a chat request as the fake counts them: the estimate (token_estimate.ts)
+ * of each message's text and calls, and of each tool's name, description and parameters, with
+ * `MESSAGE_OVERHEAD_TOKENS` for each message and tool. The agent estimates its conversation the
+ * same way, and counts thoughts (never sent) too, so its own count is never below this one.
+ */
+export function promptTokensOf(body: Record<string, unknown>): number {
+  let tokens = 0;
+  for (const message of Array.isArray(body.messages) ? body.messages : []) {
+    tokens += MESSAGE_OVERHEAD_TOKENS;
+    const content = message?.content;
+    if (typeof content === "string") tokens += estimateTextTokens(content);
+    else if (Array.isArray(content)) {
+      for (const part of content) tokens += estimateTextTokens(String(part?.text ?? ""));
+    }
+    for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+      tokens += estimateTextTokens(String(call?.function?.name ?? "")) +
+        estimateTextTokens(String(call?.function?.arguments ?? ""));
+    }
+  }
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    const fn = tool?.function ?? {};
+    tokens += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(String(fn.name ?? "")) +
+      estimateTextTokens(String(fn.description ?? "")) +
+      estimateTextTokens(JSON.stringify(fn.parameters ?? {}));
+  }
+  return tokens;
+}
+
+/** llama-server's answer (HTTP 400) to a prompt of `promptTokens` over a context of `nCtx`. */
+export function llamaServerOverflow(promptTokens: number, nCtx: number): object {
+  return {
+    error: {
+      code: 400,
+      message: "the request exceeds the available context size, try increasing it",
+      type: "exceed_context_size_error",
+      n_prompt_tokens: promptTokens,
+      n_ctx: nCtx,
+    },
+  };
+}
+
+/** llama-server's `GET /props` (the parts the agent reads) for a slot context of `nCtx`. */
+export function llamaServerProps(nCtx: number): object {
+  return {
+    default_generation_settings: { n_ctx: nCtx, params: { n_predict: -1 } },
+    total_slots: 1,
+    model_path: "/models/smol.gguf",
+    chat_template: "{% for message in messages %}...{% endfor %}",
+    build_info: "b6000-0000000",
+  };
+}
+
+/**
+ * Ollama's `POST /api/show` for a model of architecture `arch` that takes `maximum` tokens,
+ * with `num_ctx` in its Modelfile parameters where given.
+ */
+export function ollamaShow(arch: string, maximum: number, numCtx?: number): object {
+  const parameters = [
+    ...(numCtx === undefined ? [] : [`num_ctx                        ${numCtx}`]),
+    'stop                           "<|im_end|>"',
+  ].join("\n");
+  return {
+    modelfile: '# Modelfile generated by "ollama show"',
+    parameters,
+    template: "{{ .Prompt }}",
+    details: { format: "gguf", family: arch, parameter_size: "8.2B" },
+    model_info: { "general.architecture": arch, [`${arch}.context_length`]: maximum },
+    capabilities: ["completion", "tools"],
+  };
+}
+
+/** Ollama's `GET /api/ps` with `name` loaded at a context of `contextLength`. */
+export function ollamaPs(name: string, contextLength: number): object {
+  return {
+    models: [{
+      name,
+      model: name,
+      size: 6654289920,
+      digest: "0".repeat(64),
+      details: { format: "gguf" },
+      expires_at: "2025-11-04T12:38:07Z",
+      size_vram: 6654289920,
+      context_length: contextLength,
+    }],
+  };
+}
+
+/** LM Studio's `GET /api/v0/models` with `id`, loaded at `loaded` tokens where given. */
+export function lmStudioModels(id: string, maximum: number, loaded?: number): object {
+  return {
+    object: "list",
+    data: [{
+      id,
+      object: "model",
+      type: "llm",
+      publisher: "qwen",
+      arch: "qwen3",
+      compatibility_type: "gguf",
+      quantization: "Q4_K_M",
+      state: loaded === undefined ? "not-loaded" : "loaded",
+      max_context_length: maximum,
+      ...(loaded === undefined ? {} : { loaded_context_length: loaded }),
+    }],
+  };
+}
+
+function hasUsage(chunk: object | string): boolean {
+  return typeof chunk === "object" && "usage" in chunk && chunk.usage !== null;
+}
+
+function usageChunk(usage: object): object {
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion.chunk",
+    created: 1764547200,
+    model: "fake-model",
+    choices: [],
+    usage,
   };
 }
 

@@ -83,7 +83,17 @@ Deno.test("the key is sent from the variable --api-key-env names, and no key oth
       if (original === undefined) Deno.env.delete("OPENAI_API_KEY");
       else Deno.env.set("OPENAI_API_KEY", original);
     }
-    assertEquals(server.authorizations, ["Bearer sk-secret", "Bearer none"]);
+    const listings = server.received.filter((request) => request.path === "/v1/models");
+    assertEquals(listings.map((request) => request.headers.get("authorization")), [
+      "Bearer sk-secret",
+      "Bearer none",
+    ]);
+    // The server's own paths (asked for its context) get the same key, and no other.
+    const probes = server.received.filter((request) => !request.path.startsWith("/v1/"));
+    assertEquals(
+      new Set(probes.map((request) => request.headers.get("authorization"))),
+      new Set(["Bearer sk-secret", null]),
+    );
   });
 });
 
