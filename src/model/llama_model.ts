@@ -38,6 +38,7 @@ import { ContextFullError } from "./context_full_error.ts";
 import { checkGgufFile, hubUnreachable } from "./model_file_checks.ts";
 import { toLlamaFunctions, toParamsSchema } from "./llama_functions.ts";
 import { type LlamaHistoryItem, toLlamaHistory } from "./llama_history.ts";
+import type { ChatFormat } from "./chat_format.ts";
 import type {
   ConversationItem,
   GenerateRequest,
@@ -81,6 +82,14 @@ export interface LlamaRuntime {
  */
 export async function preloadLlama(): Promise<void> {
   await import("node-llama-cpp");
+}
+
+/**
+ * How the model of a session in this process writes tool calls (chat_format.ts), for `doctor`;
+ * undefined for a session of another backend.
+ */
+export function chatFormatOf(session: ModelSession): Promise<ChatFormat> | undefined {
+  return session instanceof LlamaSession ? session.chatFormat() : undefined;
 }
 
 /** Loads llama.cpp and the model at `modelPath`; the model's `dispose` frees both. */
@@ -248,6 +257,25 @@ class LlamaSession implements ModelSession {
 
   countTextTokens(text: string): number {
     return this.model.tokenize(text).length;
+  }
+
+  /**
+   * The chat wrapper node-llama-cpp resolved for the model, and whether its calls are its own:
+   * the generic syntax is `ChatWrapper.defaultSettings.functions`, shared or copied.
+   */
+  async chatFormat(): Promise<ChatFormat> {
+    const { ChatWrapper } = await import("node-llama-cpp");
+    const wrapper = this.chat.chatWrapper;
+    const generic = ChatWrapper.defaultSettings.functions;
+    const own = wrapper.settings.functions;
+    const sameText = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    return {
+      wrapper: wrapper.wrapperName,
+      chatTemplate: typeof this.model.fileInfo.metadata.tokenizer?.chat_template === "string",
+      toolCalls: own === generic || sameText(own.call.prefix, generic.call.prefix)
+        ? "generic"
+        : "native",
+    };
   }
 
   /** Tokens of the prompt `generate` evaluates: the wrapper's rendering of history and tools. */
