@@ -17,10 +17,13 @@
  * header values redacted (secret_redactor.ts).
  *
  * The context is the user's `--ctx-size`, else what the server says (endpoint_context.ts), else
- * assumed, with a notice. A session counts prompts with the estimate, calibrated by the usage the
- * server reports (prompt_calibration.ts); where the context is known, a request asks for no more
- * answer than the context has room for after its prompt (vLLM refuses a request whose prompt and
- * `max_tokens` together pass its context), and a reply cut there ends `context_full`.
+ * assumed, with a notice; a refusal for size that names a smaller context (llama-server's
+ * `n_ctx`, vLLM's maximum context length) makes that the context from then on, so that the
+ * session compacts for the context the server really has. A session counts prompts with the
+ * estimate, calibrated by the usage the server reports (prompt_calibration.ts); where the context
+ * is known, a request asks for no more answer than the context has room for after its prompt
+ * (vLLM refuses a request whose prompt and `max_tokens` together pass its context), and a reply
+ * cut there ends `context_full`.
  */
 import OpenAI from "openai";
 import type {
@@ -28,6 +31,7 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import { AgentError } from "../error.ts";
+import { contextOverflowOf } from "./context_full_error.ts";
 import type {
   ContextSource,
   GenerateRequest,
@@ -250,7 +254,7 @@ class EndpointModel implements Model {
   constructor(
     private readonly client: OpenAI,
     readonly place: Required<Pick<EndpointPlace, "model">> & EndpointPlace,
-    private readonly context: EndpointContext,
+    private context: EndpointContext,
   ) {}
 
   /** The server's model id: what a transcript's `model` says (the URL may carry secrets). */
@@ -273,9 +277,15 @@ class EndpointModel implements Model {
   /** A session: the model's settings, and the calibration its own conversation teaches. */
   openSession(): Promise<ModelSession> {
     const calibration = new PromptCalibration();
+    const context = () => this.context;
     return Promise.resolve({
-      contextSize: this.context.size,
-      contextSource: this.context.source,
+      // Read at each use: a refusal may have told the context since.
+      get contextSize() {
+        return context().size;
+      },
+      get contextSource() {
+        return context().source;
+      },
       countPromptTokens: (conversation, tools) =>
         Promise.resolve(calibration.count(conversation, tools)),
       countTextTokens: (text) => calibration.countText(text),
@@ -319,9 +329,21 @@ class EndpointModel implements Model {
           this.#format = Math.max(this.#format, RESPONSE_FORMATS.indexOf(format) + 1);
           continue;
         }
-        throw endpointError(error, this.place);
+        throw this.#heedOverflow(endpointError(error, this.place));
       }
     }
+  }
+
+  /**
+   * A refusal for size that names a context smaller than the one given or assumed (a wrong
+   * `--ctx-size`, a server that says nothing of its own): the server's word stands from then on.
+   */
+  #heedOverflow(error: AgentError): AgentError {
+    const told = contextOverflowOf(error)?.contextSize;
+    if (told !== undefined && told < this.context.size) {
+      this.context = { size: told, source: "server" };
+    }
+    return error;
   }
 
   #emptyReply(): AgentError {

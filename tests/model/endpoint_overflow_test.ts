@@ -153,6 +153,29 @@ Deno.test("the fake refuses a prompt over its context as llama-server does, and 
   });
 });
 
+Deno.test("a refusal that names a context smaller than the one given makes it the context, and a larger one does not", async () => {
+  await withServer({ contextSize: 64 }, async (server) => {
+    const model = await openEndpointModel({
+      baseUrl: server.baseUrl,
+      contextSize: 4096,
+      env: noEnv,
+    });
+    const session = await model.openSession();
+    assertEquals([session.contextSize, session.contextSource], [4096, "flag"]);
+    await assertRejectsWith(() => session.generate(ask("word ".repeat(200))), ContextFullError);
+    assertEquals([session.contextSize, session.contextSource], [64, "server"]);
+    const later = await model.openSession();
+    assertEquals(later.contextSize, 64, "a session opened later starts from it too");
+    server.reply({
+      kind: "error",
+      status: 400,
+      body: { error: { type: "exceed_context_size_error", n_prompt_tokens: 9000, n_ctx: 8192 } },
+    });
+    await assertRejectsWith(() => session.generate(ask("hi")), ContextFullError);
+    assertEquals(session.contextSize, 64);
+  });
+});
+
 Deno.test("contextOverflowOf reads the numbers of any CONTEXT_FULL, and nothing of other errors", () => {
   assertEquals(
     contextOverflowOf(new ContextFullError("full", { promptTokens: 9, contextSize: 8 })),
