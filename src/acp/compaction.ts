@@ -130,8 +130,9 @@ export async function compactConversation(
   const running = conversation.slice(request.keepFrom);
   // The room a request needs: its prompt, and the answer's cap free after it.
   const fits = (tokens: number) => tokens + answerTokenCap(contextSize) <= contextSize;
-  if (older.length === 0 && session.contextSummary === undefined) {
-    // Nothing older to fold away: the running turn fits as it is, or nothing will make it.
+  // Nothing older to fold away (an automatic compaction would only keep the summary it has):
+  // the running turn fits as it is, or nothing will make it.
+  if (older.length === 0 && (session.contextSummary === undefined || request.trigger === "auto")) {
     return request.trigger === "manual" || fits(before)
       ? { kind: "empty" }
       : { kind: "too_large", tokens: before };

@@ -170,7 +170,7 @@ async function runModelLoop(
   let continuations = 0;
   for (let round = 0;; round++) {
     let stop: StopReason;
-    const room = await makeRoom(turn, model, deps, false);
+    const room = await makeRoom(turn, model, deps);
     if (room !== "go") return room;
     let result: GenerateResult;
     try {
@@ -184,7 +184,7 @@ async function runModelLoop(
       if (model.contextSize === undefined) {
         return turn.endForRoom(error.message, turn.modelCalls === 0);
       }
-      const again = await makeRoom(turn, model, deps, true);
+      const again = await makeRoom(turn, model, deps, error.message);
       if (again !== "go") return again;
       try {
         result = await generateOnce(turn, model, deps.tools());
@@ -327,8 +327,9 @@ class TurnState {
   endForRoom(message: string, neverRead: boolean): PromptResponse {
     if (neverRead && this.segments.length === 0) {
       withdrawRunningTurn(this.session, this.startIndex);
-      this.pendingNotice = `${message}. Your prompt was not sent to the model and is not kept ` +
-        "in the conversation: shorten it, or run /compact or /clear";
+      // A server's message may end its own sentence: one full stop between the two.
+      this.pendingNotice = `${message.replace(/\.+$/, "")}. Your prompt was not sent to the ` +
+        "model and is not kept in the conversation: shorten it, or run /compact or /clear";
     } else this.pendingNotice = message;
     return this.finish("max_tokens");
   }
@@ -405,19 +406,20 @@ function appendText(segments: AssistantSegment[], type: "text" | "thought", text
 
 /**
  * Before a request: when its prompt would pass the compaction limit (or the model refused it for
- * its size: `force`), the conversation is compacted; when nothing can make it fit, the turn ends
- * saying why. "go" when the request may be made.
+ * its size: `refusal` says how), the conversation is compacted; when nothing can make it fit, the
+ * turn ends saying why. "go" when the request may be made.
  */
 async function makeRoom(
   turn: TurnState,
   model: ModelSession,
   deps: TurnDeps,
-  force: boolean,
+  refusal?: string,
 ): Promise<"go" | PromptResponse> {
   const { session } = turn;
   const contextSize = model.contextSize;
   if (contextSize === undefined) return "go";
   const neverRead = turn.modelCalls === 0;
+  const force = refusal !== undefined;
   const budget = deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET;
   const tools = deps.tools();
   const counter = tokenCounterOf(model);
@@ -452,9 +454,11 @@ async function makeRoom(
     hooks: deps.compactionHooks,
     promptId: turn.hookContext.promptId,
   }, { compactionUpdates: deps.compactionUpdates ?? false });
-  const full = `The conversation does not fit in the model's context of ${
-    tokensText(contextSize)
-  } with room for an answer`;
+  // A refusal is the model's own word on it, where our count said the request fitted.
+  const full = refusal ??
+    `The conversation does not fit in the model's context of ${
+      tokensText(contextSize)
+    } with room for an answer`;
   switch (outcome.kind) {
     case "compacted":
     case "shortened":
