@@ -11,7 +11,8 @@
  * `n_prompt_tokens` and `n_ctx`), report usage, and answer a server's own paths (`routes`:
  * llama-server's `GET /props`, Ollama's `POST /api/show`, LM Studio's `GET /api/v0/models`), or
  * never answer them. Its prompt count is `promptTokensOf`: deterministic, and never above the
- * agent's own estimate of the same conversation.
+ * agent's own estimate of the same conversation. Past the queue, a `respond` function may answer
+ * each request from its body.
  */
 import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/model/token_estimate.ts";
 
@@ -62,6 +63,12 @@ export interface FakeServerOptions {
   readonly routes?: Readonly<Record<string, object | "hang">>;
   /** Paths (`"METHOD /path"`) answered with a 307 to the URL given. */
   readonly routeRedirects?: Readonly<Record<string, string>>;
+  /**
+   * Answers a chat request the queue has no reply for, from its body: a server that decides by
+   * what it is asked (a summary request has no `tools`), for sessions too long to script reply
+   * by reply. Called only for a request that fits `contextSize`.
+   */
+  readonly respond?: (body: Record<string, unknown>) => FakeReply;
 }
 
 export interface FakeServer {
@@ -154,7 +161,7 @@ export function startFakeServer(options: FakeServerOptions = {}): FakeServer {
         completion_tokens: 1,
         total_tokens: Math.round(prompt * (options.usage.promptScale ?? 1)) + 1,
       };
-      const reply = queue.shift();
+      const reply = queue.shift() ?? options.respond?.(body);
       if (reply === undefined) {
         return Response.json({ error: { message: "the fake has no reply queued" } }, {
           status: 500,
