@@ -3,7 +3,7 @@
  * process, `startup` on session/new and `resume` on session/load (a resume after the load fires
  * nothing), with Claude Code's payload, in the session cwd, HOME and project hooks both, and
  * what it says reaching the model. A scripted model stands in for inference: its prompt token
- * count is the number of words in everything it was given, the system prompt included.
+ * count is the agent's own estimate of everything it was given, the system prompt included.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import type { JsonObject } from "../helpers/acp_harness.ts";
@@ -17,9 +17,11 @@ import {
   withHookProject,
 } from "./hook_project.ts";
 import { textPrompt as text } from "./e2e_project.ts";
+import { estimateTextTokens } from "../../src/model/token_estimate.ts";
 
 /** Words as the scripted model counts them (src/model/scripted_model.ts). */
-const words = (s: string) => s.match(/\S+\s*|\s+/g)?.length ?? 0;
+/** The scripted model counts its prompt with the agent's estimate, so the test does too. */
+const tokens = (s: string) => estimateTextTokens(s);
 
 const START_CONTEXT = "remember the e2e marker";
 
@@ -122,7 +124,8 @@ Deno.test("SessionStart: startup on session/new, resume once on session/load, co
         ((without.tokens as JsonObject).prompt as number);
       // The system prompt grew by exactly the §10 line, and the hook's words never went anywhere
       // else: the prompt record is the user's text alone.
-      assertEquals(added, words(`SessionStart hook additional context: ${START_CONTEXT}`));
+      // The line follows the rest of the system prompt after a blank line.
+      assertEquals(added, tokens(`\n\nSessionStart hook additional context: ${START_CONTEXT}`));
     });
     await first.close();
 

@@ -111,8 +111,9 @@ Deno.test("session/load in a new agent process replays the same updates the live
     const sessionId = await p.newSession(first);
     await first.call("session/prompt", { sessionId, prompt: text("read my notes") });
     // The model's load progress is shown live only: it is not the conversation.
+    // Session state (commands, the context meter) is sent live and never replayed.
     const live = first.sessionUpdates(sessionId).filter((u) =>
-      u.sessionUpdate !== "available_commands_update" &&
+      u.sessionUpdate !== "available_commands_update" && u.sessionUpdate !== "usage_update" &&
       !(typeof u._meta === "object" && u._meta !== null && MODEL_LOAD_META_KEY in u._meta)
     );
     await first.close();
