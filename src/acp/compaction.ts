@@ -17,7 +17,7 @@ import { type TokenCounter, tokenCounterOf, tokensText } from "./context_meter.t
 import { mergeCompactInstructions } from "./compact_hooks.ts";
 import { requestSummary } from "./conversation_summary.ts";
 import { shrinkOlderResults } from "./shrink_older_results.ts";
-import { systemPrompt } from "./system_prompt.ts";
+import { systemPromptItem } from "./system_prompt.ts";
 
 export type CompactTrigger = "manual" | "auto";
 
@@ -97,10 +97,7 @@ export function requestItems(
   pending: readonly AssistantSegment[],
 ): ConversationItem[] {
   return [
-    {
-      role: "system",
-      text: systemPrompt({ ...placeOf(session), contextSummary: summary }, session.toolKit.profile),
-    },
+    systemPromptItem({ ...placeOf(session), contextSummary: summary }, session.toolKit.profile),
     ...items,
     ...(pending.length > 0 ? [{ role: "assistant" as const, segments: [...pending] }] : []),
   ];

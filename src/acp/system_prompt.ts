@@ -1,13 +1,14 @@
 /**
- * What the model is told before the conversation: who it is, where it works, the rules its
- * tools keep here, the project's instructions, what SessionStart hooks said and, once the
+ * What the model is told before the conversation: who it is, the rules its tools keep here,
+ * where it works, the project's instructions, what SessionStart hooks said and, once the
  * conversation has been compacted, its summary. Constant between compactions, so it stays in the
- * model's cached prefix.
+ * model's cached prefix; what differs from project to project comes after what does not.
  *
  * Each tool describes itself (llama_tool_definitions.ts, claude_tool_definitions.ts); this says
  * only what holds for all of them, once. Every token is read before every first token
  * (bench/prompt_tokens.ts counts them).
  */
+import type { ConversationItem } from "../model/model.ts";
 import { type CompatProfile, toolNameOf } from "../profile/compat_profile.ts";
 
 export interface SessionPlace {
@@ -28,19 +29,37 @@ export interface SessionPlace {
 export const SUMMARY_HEADING = "Summary of the conversation so far (older messages were " +
   "compacted into it; the messages after it are the latest):\n";
 
-/** The system prompt names the tools as this profile offers them. */
+/**
+ * The system prompt, naming the tools as this profile offers them: first what every session of
+ * the profile shares, then, after a blank line, where this one works and what it was told. The
+ * shared part stays the same from project to project, so a new session starts from its kept
+ * evaluation (`sharedLength`, src/model/llama_prefix_state.ts) and evaluates only the rest.
+ */
+export function systemPromptItem(
+  session: SessionPlace,
+  profile: CompatProfile,
+): ConversationItem & { readonly role: "system" } {
+  const shared = sharedPart(profile);
+  return { role: "system", text: systemPrompt(session, profile), sharedLength: shared.length };
+}
+
+/** The system prompt's text (`systemPromptItem`). */
 export function systemPrompt(session: SessionPlace, profile: CompatProfile): string {
   const extra = session.additionalDirectories.length > 0
     ? ` You may also use files under ${session.additionalDirectories.join(", ")}.`
     : "";
-  const tool = (capability: Parameters<typeof toolNameOf>[1]) => toolNameOf(profile, capability);
-  const base = `You are llama-agent, a coding assistant in ${session.cwd}.${extra} Relative ` +
-    `paths start there. Look at files with ${tool("fs_read")}, ${tool("fs_glob")} and ` +
-    `${tool("fs_grep")} rather than ${tool("shell")}. If the user or a policy refuses a tool ` +
-    "call, say so and do not retry it. Answer concisely.";
+  const place = `You work in ${session.cwd}.${extra} Relative paths start there.`;
   const after = [...(session.projectInstructions ?? []), ...(session.startContext ?? [])];
   const summary = session.contextSummary === undefined || session.contextSummary === ""
     ? []
     : [SUMMARY_HEADING + session.contextSummary];
-  return [base, ...after, ...summary].join("\n\n");
+  return [sharedPart(profile), place, ...after, ...summary].join("\n\n");
+}
+
+/** What every session of `profile` is told, whatever its project. */
+function sharedPart(profile: CompatProfile): string {
+  const tool = (capability: Parameters<typeof toolNameOf>[1]) => toolNameOf(profile, capability);
+  return `You are llama-agent, a coding assistant. Look at files with ${tool("fs_read")}, ` +
+    `${tool("fs_glob")} and ${tool("fs_grep")} rather than ${tool("shell")}. If the user or a ` +
+    "policy refuses a tool call, say so and do not retry it. Answer concisely.";
 }

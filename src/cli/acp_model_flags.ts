@@ -19,6 +19,7 @@ import {
   type ModelSource,
   openModel,
   parseModelSource,
+  prefixStateCacheDir,
 } from "../model/model_source.ts";
 import { apiKeyEnvProblem, customHeadersProblem } from "../model/endpoint_key.ts";
 import { endpointUrlProblem } from "../model/endpoint_url.ts";
@@ -118,6 +119,7 @@ export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: Loader
         threads: flags.threads,
         gpu: flags.gpu === "off" ? "off" : "auto",
         cacheDir: modelCacheDir(deps.env),
+        prefixStateDir: prefixStateCacheDir(deps.env),
         onProgress: (stage, fraction) => {
           deps.progress(stage === "download" ? "Downloading model" : "Loading model", fraction);
           // The editor hides stderr: a prompt waiting for the model shows it too.

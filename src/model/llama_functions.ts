@@ -8,7 +8,7 @@
  * Keywords outside the subset are dropped; a value the subset cannot describe becomes "any JSON".
  *
  * The output mirrors node-llama-cpp's `GbnfJsonSchema`, written out so that this file does not
- * import node-llama-cpp (only `llama_model.ts` does; the compiler checks the fit there).
+ * import node-llama-cpp (the `llama_*` backend files do; the compiler checks the fit there).
  */
 import type { ToolDefinition } from "./model.ts";
 

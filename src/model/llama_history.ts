@@ -1,7 +1,7 @@
 /**
  * Our conversation as node-llama-cpp's chat history. Pure data mapping: the shapes below are the
  * parts of node-llama-cpp's `ChatHistoryItem` we produce, written out so that this file does not
- * import node-llama-cpp (only `llama_model.ts` does; the compiler checks the fit there).
+ * import node-llama-cpp (the `llama_*` backend files do; the compiler checks the fit there).
  */
 import type { AssistantSegment, ConversationItem } from "./model.ts";
 
@@ -20,20 +20,41 @@ export type LlamaResponseItem =
  * continued, or an empty one that the model's reply fills.
  */
 export function toLlamaHistory(conversation: readonly ConversationItem[]): LlamaHistoryItem[] {
-  const history = conversation.map((item): LlamaHistoryItem => {
+  const history = conversation.flatMap((item): LlamaHistoryItem[] => {
     switch (item.role) {
       case "system":
-        return { type: "system", text: item.text };
+        return systemItems(item.text, item.sharedLength);
       case "user":
-        return { type: "user", text: item.text };
+        return [{ type: "user", text: item.text }];
       case "assistant":
-        return { type: "model", response: item.segments.map(toResponseItem) };
+        return [{ type: "model", response: item.segments.map(toResponseItem) }];
       default:
-        return item satisfies never;
+        return [item satisfies never];
     }
   });
   if (history.at(-1)?.type !== "model") history.push({ type: "model", response: [] });
   return history;
+}
+
+/**
+ * The history of a system prompt's shared part alone, to be rendered with the same tools: the
+ * start its rendering has in common with a whole prompt's is what every session shares.
+ */
+export function sharedPartHistory(sharedText: string): LlamaHistoryItem[] {
+  return [{ type: "system", text: sharedText }, { type: "model", response: [] }];
+}
+
+/**
+ * A system prompt with a shared part is two system messages, the shared part first: the chat
+ * wrappers join adjacent system messages with a blank line, so the text is the same, and the
+ * tool definitions can go between them (llama_prefix_state.ts).
+ */
+function systemItems(text: string, sharedLength: number | undefined): LlamaHistoryItem[] {
+  if (sharedLength === undefined || sharedLength <= 0 || sharedLength >= text.length) {
+    return [{ type: "system", text }];
+  }
+  const own = text.slice(sharedLength).replace(/^\n\n/, "");
+  return [{ type: "system", text: text.slice(0, sharedLength) }, { type: "system", text: own }];
 }
 
 function toResponseItem(segment: AssistantSegment): LlamaResponseItem {

@@ -28,7 +28,17 @@ export type AssistantSegment =
   };
 
 export type ConversationItem =
-  | { readonly role: "system"; readonly text: string }
+  | {
+    readonly role: "system";
+    readonly text: string;
+    /**
+     * How much of `text` (from its start) every session of this profile and tool set shares,
+     * what follows being the session's own (its place, its instructions, its summary) after a
+     * blank line: a backend may keep the evaluated state of the shared part for new sessions,
+     * and puts the tool definitions right after it. Absent: nothing is known to be shared.
+     */
+    readonly sharedLength?: number;
+  }
   | { readonly role: "user"; readonly text: string }
   | { readonly role: "assistant"; readonly segments: readonly AssistantSegment[] };
 

@@ -49,12 +49,27 @@ export function modelCacheDir(env: (name: string) => string | undefined): string
   return home ? `${home}/.cache/llama-agent/models` : undefined;
 }
 
+/**
+ * `$XDG_CACHE_HOME/llama-agent/prefix-states`, else `$HOME/.cache/llama-agent/prefix-states`:
+ * the evaluated fixed prompts new sessions start from (prefix_state_cache.ts).
+ */
+export function prefixStateCacheDir(
+  env: (name: string) => string | undefined,
+): string | undefined {
+  const xdg = env("XDG_CACHE_HOME");
+  if (xdg) return `${xdg}/llama-agent/prefix-states`;
+  const home = env("HOME");
+  return home ? `${home}/.cache/llama-agent/prefix-states` : undefined;
+}
+
 export interface OpenModelOptions {
   readonly contextSize?: number;
   readonly threads?: number;
   readonly gpu: "auto" | "off";
   /** Where `hf:` models are downloaded to and found again. */
   readonly cacheDir?: string;
+  /** Where new sessions' evaluated fixed prompts are kept (`prefixStateCacheDir`); none: not kept. */
+  readonly prefixStateDir?: string;
   onProgress?(stage: "download" | "load", fraction: number): void;
   log?(line: string): void;
   /** Abandons a download in progress (the agent is exiting). */
@@ -77,6 +92,7 @@ export async function openModel(source: ModelSource, options: OpenModelOptions):
     modelPath,
     contextSize: options.contextSize,
     threads: options.threads,
+    prefixStateDir: options.prefixStateDir,
     gpu: options.gpu,
     onProgress: loadProgress,
     log: options.log,

@@ -186,20 +186,37 @@ Deno.test("a --cwd outside the allowed roots is a clear error, not a stack trace
   });
 });
 
-Deno.test("node-llama-cpp is imported by exactly one source file", async () => {
+/** The llama backend: the files that may import node-llama-cpp; the first is its only door. */
+const LLAMA_BACKEND = [
+  "src/model/llama_model.ts",
+  "src/model/llama_grammars.ts",
+  "src/model/llama_prefix_state.ts",
+  "src/model/llama_session.ts",
+];
+
+Deno.test("node-llama-cpp is imported only by the llama backend, and the rest reach it through llama_model.ts", async () => {
   const importers: string[] = [];
+  const backendUsers: string[] = [];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory) await walk(path);
-      else if (
-        entry.name.endsWith(".ts") &&
-        /from "node-llama-cpp"|import\("node-llama-cpp"\)/.test(await Deno.readTextFile(path))
-      ) {
-        importers.push(path.slice(REPO_ROOT.length + 1));
+      else if (entry.name.endsWith(".ts")) {
+        const source = await Deno.readTextFile(path);
+        const relative = path.slice(REPO_ROOT.length + 1);
+        if (/from "node-llama-cpp"|import\("node-llama-cpp"\)/.test(source)) {
+          importers.push(relative);
+        }
+        if (
+          !LLAMA_BACKEND.includes(relative) &&
+          /\/llama_(session|prefix_state|grammars)\.ts"/.test(source)
+        ) {
+          backendUsers.push(relative);
+        }
       }
     }
   };
   await walk(`${REPO_ROOT}/src`);
-  assertEquals(importers, ["src/model/llama_model.ts"]);
+  assertEquals(importers.sort(), [...LLAMA_BACKEND].sort());
+  assertEquals(backendUsers, [], "only llama_model.ts is imported from outside the backend");
 });

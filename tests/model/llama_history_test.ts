@@ -41,3 +41,22 @@ Deno.test("an assistant message keeps its segments in order and is continued", (
     ],
   );
 });
+
+Deno.test("a system prompt with a shared part is two system messages, the shared part first", () => {
+  const text = "Shared rules.\n\nYou work in /p.";
+  assertEquals(
+    toLlamaHistory([{ role: "system", text, sharedLength: "Shared rules.".length }]),
+    [
+      { type: "system", text: "Shared rules." },
+      { type: "system", text: "You work in /p." },
+      { type: "model", response: [] },
+    ],
+  );
+  // All of it shared, or nothing: one message, as without the mark.
+  for (const sharedLength of [0, text.length]) {
+    assertEquals(toLlamaHistory([{ role: "system", text, sharedLength }]), [
+      { type: "system", text },
+      { type: "model", response: [] },
+    ]);
+  }
+});
