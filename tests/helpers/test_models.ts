@@ -3,7 +3,7 @@
  * src/model/scripted_gguf.ts). Each writes a file of a few MB into `dir` in tens of
  * milliseconds and returns its path; the caller owns `dir` (a temporary directory).
  */
-import { writeScriptedModel } from "../../src/model/scripted_gguf.ts";
+import { type ScriptedModelOptions, writeScriptedModel } from "../../src/model/scripted_gguf.ts";
 
 export interface ToolCallScript {
   readonly toolName: string;
@@ -79,9 +79,10 @@ export async function writeToolCallModel(
   dir: string,
   script: ToolCallScript,
   fileName = `${script.toolName}_call.gguf`,
+  options: ScriptedModelOptions = {},
 ): Promise<string> {
   const path = `${dir}/${fileName}`;
-  await writeScriptedModel(path, { kind: "tool_call", ...script });
+  await writeScriptedModel(path, { kind: "tool_call", ...script }, options);
   return path;
 }
 

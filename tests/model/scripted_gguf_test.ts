@@ -60,6 +60,30 @@ Deno.test("a tool-call model: the prefix starts the call, the result's newline t
   assertEquals(follow(file, "<0x0A>"), ["Done.", "<|im_end|>"]);
 });
 
+Deno.test("words are user-defined tokens of their own that leave the chains as they were", () => {
+  const script: BigramScript = {
+    kind: "tool_call",
+    toolName: "fs_read",
+    params: { file_path: "notes.txt" },
+    answer: "Done.",
+  };
+  const plain = scriptedGguf(script);
+  const file = scriptedGguf(script, { words: ["function", " function", "fs_read", "a", "Done."] });
+  const tokens = file.metadata["tokenizer.ggml.tokens"];
+  const types = file.metadata["tokenizer.ggml.token_type"];
+  assert(tokens?.type === "array" && tokens.itemType === "string");
+  assert(types?.type === "array" && types.itemType === "i32");
+  const plainTokens = plain.metadata["tokenizer.ggml.tokens"];
+  assert(plainTokens?.type === "array" && plainTokens.itemType === "string");
+  // Only the new words are added, after the script's pieces; one letter, or a piece, is not.
+  assertEquals(tokens.value.slice(plainTokens.value.length), ["function", " function"]);
+  assertEquals(types.value[types.value.length - 1], 4, "user-defined");
+  for (const start of ["assistant\n", "<0x0A>"]) {
+    assertEquals(follow(file, start), follow(plain, start));
+  }
+  assertEquals(follow(file, "function"), ["<|im_end|>"], "no chain goes on from a word");
+});
+
 Deno.test("an endless model cycles and never ends", () => {
   const path = follow(scriptedGguf({ kind: "endless" }), "assistant\n", 6);
   assertEquals(path, [" tick", " tock", " tick", " tock", " tick", " tock"]);
