@@ -7,7 +7,8 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { ToolCapability } from "../profile/tool_identity.ts";
-import { decodeJsonString, DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
+import { decodeArguments, type DecodedArguments } from "./json_arguments.ts";
+import { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
 import type { ParsedCall } from "./tool_kit.ts";
 import type { GrepOutputMode, ToolOperation } from "./tool_operation.ts";
 
@@ -91,7 +92,15 @@ export function parseClaudeToolInput(
   name: string,
   cwd: string,
 ): ParsedCall {
-  const input = decodeInput(raw);
+  const decoded = decodeInput(raw);
+  if (!decoded.ok) {
+    return {
+      ok: false,
+      message: `${INPUT_VALIDATION_PREFIX}${name} failed due to the following issue:\n` +
+        `The input is not valid JSON: ${decoded.problem}`,
+    };
+  }
+  const input = decoded.value;
   const at = (path: string) => resolve(cwd, path);
   const fail = (error: z.ZodError): ParsedCall => ({
     ok: false,
@@ -254,8 +263,9 @@ function typeName(value: unknown): string {
 
 /**
  * Some models send the arguments as a JSON-encoded string, or none at all: read as the object
- * they stand for, so the message names the missing parameters.
+ * they stand for, so the message names the missing parameters; text that is not JSON is said to
+ * be so.
  */
-function decodeInput(raw: unknown): unknown {
-  return raw === undefined ? {} : decodeJsonString(raw);
+function decodeInput(raw: unknown): DecodedArguments {
+  return raw === undefined ? { ok: true, value: {} } : decodeArguments(raw);
 }

@@ -17,7 +17,7 @@ import {
   FsWriteInput,
   ShellInput,
 } from "./llama_input_schemas.ts";
-import { decodeJsonString } from "./tool_input.ts";
+import { decodeArguments } from "./json_arguments.ts";
 
 const SCHEMAS: Readonly<Record<ToolCapability, z.ZodType>> = {
   shell: ShellInput,
@@ -40,7 +40,10 @@ export function inputSchemaFailure(
   raw: unknown,
   toolName: string,
 ): string | null {
-  const input = decodeJsonString(raw);
+  // A hook's input given as JSON text is read as what it holds; other text is a string, in
+  // Claude Code's words for a value of the wrong type.
+  const decoded = decodeArguments(raw);
+  const input = decoded.ok ? decoded.value : raw;
   const issues = typeof input === "object" && input !== null && !Array.isArray(input)
     ? SCHEMAS[capability].safeParse(input).error?.issues.map((issue) => issueText(issue, input))
     : [`The input type is expected as \`object\` but provided as \`${typeName(input)}\``];

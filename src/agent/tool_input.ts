@@ -17,6 +17,7 @@ import {
   ShellInput,
 } from "./llama_input_schemas.ts";
 import type { ToolOperation } from "./tool_operation.ts";
+import { decodeArguments, isJsonObject } from "./json_arguments.ts";
 
 export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS };
 
@@ -49,12 +50,14 @@ export function parseToolInput(
   raw: unknown,
   toolName: string = capability,
 ): ParsedToolInput {
-  const value = decodeJsonString(raw);
   const fail = (problem: string): ParsedToolInput => ({
     ok: false,
     message: `Invalid input for ${toolName}: ${problem}. Expected ${EXPECTED_SHAPE[capability]}`,
   });
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  const decoded = decodeArguments(raw);
+  if (!decoded.ok) return fail(`the arguments are not valid JSON: ${decoded.problem}`);
+  const value = decoded.value;
+  if (!isJsonObject(value)) {
     return fail(`the input must be a JSON object, not ${describe(value)}`);
   }
   const problems = (error: z.ZodError) => error.issues.map((issue) => issue.message).join("; ");
@@ -130,16 +133,6 @@ export function parseToolInput(
     }
     default:
       return capability satisfies never;
-  }
-}
-
-/** Some models send the arguments as a JSON-encoded string rather than an object. */
-export function decodeJsonString(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
   }
 }
 

@@ -71,12 +71,26 @@ Deno.test("shell input: missing, empty or mistyped fields say what is wrong and 
     'Invalid input for shell: "timeout" must be a whole number, 1 or more',
   );
   assertEquals(
-    error("shell", "ls").split(". ")[0],
+    error("shell", '"ls"').split(". ")[0],
     "Invalid input for shell: the input must be a JSON object, not a string",
   );
   assertEquals(
     error("shell", [1]).split(". ")[0],
     "Invalid input for shell: the input must be a JSON object, not an array",
+  );
+});
+
+Deno.test("arguments sent as text that is not JSON are called invalid JSON, with where it broke", () => {
+  assertEquals(
+    error("shell", "ls"),
+    "Invalid input for shell: the arguments are not valid JSON: Unexpected token 'l', \"ls\" is " +
+      "not valid JSON (at position 0, line 1 column 1). " +
+      'Expected {"command": string, "timeout"?: number (milliseconds)}',
+  );
+  assertEquals(
+    error("fs_read", '{"file_path": "a.txt",}').split(". Expected")[0],
+    "Invalid input for fs_read: the arguments are not valid JSON: Expected double-quoted " +
+      "property name in JSON at position 22 (line 1 column 23)",
   );
 });
 

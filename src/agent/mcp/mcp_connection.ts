@@ -18,6 +18,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../../error.ts";
+import { decodeArguments } from "../json_arguments.ts";
 import { GroupStdioTransport } from "./group_stdio_transport.ts";
 import { mcpToolName } from "./mcp_tool_name.ts";
 
@@ -152,9 +153,14 @@ export class McpConnection {
       return { kind: "failed", message: this.unavailableMessage(), interrupted: false };
     }
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      // Text that is not JSON is said to be so: the model meant an object and can mend it.
+      const decoded = decodeArguments(input);
       return {
         kind: "failed",
-        message: `The input of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}`,
+        message: decoded.ok
+          ? `The input of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}`
+          : `The input of ${tool.name} must be a JSON object; the arguments are not valid ` +
+            `JSON: ${decoded.problem}`,
         interrupted: false,
       };
     }

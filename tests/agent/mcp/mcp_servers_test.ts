@@ -102,6 +102,9 @@ Deno.test("input that is not an object is refused before it reaches the server",
     const result = await servers.call(toolOf(servers, "mcp__fixture__echo"), "hi", NEVER);
     assertEquals(result.status, "failed");
     assertStringIncludes(result.modelText, "must be a JSON object");
+    // Text that is not JSON is called so, with where it broke.
+    assertStringIncludes(result.modelText, "not valid JSON: Unexpected token 'h'");
+    assertStringIncludes(result.modelText, "(at position 0, line 1 column 1)");
   });
 });
 
