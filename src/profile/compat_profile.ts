@@ -7,9 +7,13 @@
  *   `Edit`, `Glob`, `Grep` with Claude Code's input schemas, so an unmodified Claude Code setup
  *   (matchers, `if` rules, scripts that check `tool_name`) guards the local model. No aliases: a
  *   guard on `Bash` must not be walked around by calling the same capability by another name.
+ *
+ * In both, a call under another agent's name (`bash`, `str_replace_editor`, the other profile's
+ * names) is renamed to the profile's own tool before anything sees it (foreign_tools.ts).
  */
 import type { ToolCapability } from "./tool_identity.ts";
 import { CLAUDE_CUT_NOTES, type CutNotes, LLAMA_CUT_NOTES } from "./cut_notes.ts";
+import { FOREIGN_TOOLS, type ForeignTool, foreignTool } from "./foreign_tools.ts";
 
 export const COMPAT_PROFILE_IDS = ["llama", "claude"] as const;
 export type CompatProfileId = (typeof COMPAT_PROFILE_IDS)[number];
@@ -69,6 +73,11 @@ export interface CompatProfile {
    * claude profile keeps Claude Code's own truncation wording where it has one.
    */
   readonly cutNotes: CutNotes;
+  /**
+   * Other agents' tool names (lower case) a call is renamed from, onto this profile's tools,
+   * before any hook, rule or transcript sees it; the profile's own names and aliases come first.
+   */
+  readonly foreignTools: Readonly<Record<string, ForeignTool>>;
 }
 
 const LLAMA: CompatProfile = {
@@ -92,6 +101,7 @@ const LLAMA: CompatProfile = {
   transcript: "raw",
   instructionFiles: ["AGENTS.md"],
   cutNotes: LLAMA_CUT_NOTES,
+  foreignTools: FOREIGN_TOOLS,
 };
 
 const CLAUDE: CompatProfile = {
@@ -111,6 +121,7 @@ const CLAUDE: CompatProfile = {
   transcript: "claude",
   instructionFiles: ["CLAUDE.md", "AGENTS.md"],
   cutNotes: CLAUDE_CUT_NOTES,
+  foreignTools: FOREIGN_TOOLS,
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {
@@ -129,6 +140,12 @@ export function isCompatProfileId(value: string): value is CompatProfileId {
 /** The built-in tool an emitted name calls in this profile (its name or an alias). */
 export function profileTool(profile: CompatProfile, name: string): ProfileTool | undefined {
   return profile.tools.find((tool) => tool.name === name || tool.aliases.includes(name));
+}
+
+/** Another agent's tool an emitted name stands for, where it is none of the profile's own. */
+export function foreignToolOf(profile: CompatProfile, name: string): ForeignTool | undefined {
+  if (profileTool(profile, name) !== undefined) return undefined;
+  return foreignTool(profile.foreignTools, name);
 }
 
 export function capabilityOf(profile: CompatProfile, name: string): ToolCapability | undefined {
