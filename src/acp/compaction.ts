@@ -49,6 +49,8 @@ export interface CompactionRequest {
   readonly hooks?: CompactionHooks;
   /** The `session/prompt` the compaction happens in (hooks' `prompt_id`, the transcript's). */
   readonly promptId?: string;
+  /** The user's answer cap (`--max-answer-tokens`); the default cap when absent. */
+  readonly maxAnswerTokens?: number;
 }
 
 export type CompactionOutcome =
@@ -76,17 +78,31 @@ export type CompactionOutcome =
   /** Even with every older turn gone, the running turn does not fit. */
   | { readonly kind: "too_large"; readonly tokens: number };
 
-/** The most tokens a summary may take in a context of `contextSize`. */
-export function summaryTokenCap(contextSize: number): number {
-  return Math.min(answerTokenCap(contextSize), Math.max(256, Math.floor(contextSize / 8)));
+/**
+ * The most tokens a summary may take in a context of `contextSize`: an answer's cap
+ * (`maxAnswerTokens`, the user's setting where there is one), and no more than an eighth of the
+ * context (at least 256).
+ */
+export function summaryTokenCap(contextSize: number, maxAnswerTokens?: number): number {
+  return Math.min(
+    answerTokenCap(contextSize, maxAnswerTokens),
+    Math.max(256, Math.floor(contextSize / 8)),
+  );
 }
 
 /**
  * The prompt size past which a request is compacted first: the threshold's share of the context,
- * and never so much that the answer's room is gone.
+ * and never so much that the answer's room (its cap, `maxAnswerTokens` where set) is gone.
  */
-export function compactionLimit(contextSize: number, threshold: number): number {
-  return Math.min(Math.floor(contextSize * threshold), contextSize - answerTokenCap(contextSize));
+export function compactionLimit(
+  contextSize: number,
+  threshold: number,
+  maxAnswerTokens?: number,
+): number {
+  return Math.min(
+    Math.floor(contextSize * threshold),
+    contextSize - answerTokenCap(contextSize, maxAnswerTokens),
+  );
 }
 
 /** What the next request takes: the system prompt (with `summary`), `items`, `pending`. */
@@ -126,7 +142,8 @@ export async function compactConversation(
   const older = conversation.slice(0, request.keepFrom);
   const running = conversation.slice(request.keepFrom);
   // The room a request needs: its prompt, and the answer's cap free after it.
-  const fits = (tokens: number) => tokens + answerTokenCap(contextSize) <= contextSize;
+  const answer = answerTokenCap(contextSize, request.maxAnswerTokens);
+  const fits = (tokens: number) => tokens + answer <= contextSize;
   // Nothing older to fold away (an automatic compaction would only keep the summary it has):
   // the running turn fits as it is, or nothing will make it.
   if (older.length === 0 && (session.contextSummary === undefined || request.trigger === "auto")) {
@@ -162,7 +179,7 @@ export async function compactConversation(
   if (request.signal.aborted) return { kind: "cancelled" };
   if (gate?.kind === "blocked") return gate;
 
-  const summaryCap = summaryTokenCap(contextSize);
+  const summaryCap = summaryTokenCap(contextSize, request.maxAnswerTokens);
   const turns = splitTurns(older);
   // A manual compaction summarises everything, as Claude Code's /compact does.
   let keep = request.trigger === "manual"

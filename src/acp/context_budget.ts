@@ -1,7 +1,7 @@
 /**
- * How a session spends its context: when the conversation is compacted, and how much of what
- * is left one tool result may take. Both are shares, so that one setting suits a 2k context and
- * a 128k one alike.
+ * How a session spends its context: when the conversation is compacted, how much of what is left
+ * one tool result may take (both shares, so that one setting suits a 2k context and a 128k one
+ * alike), and how long one answer may be (answer_cap.ts).
  */
 
 export interface ContextBudgetSettings {
@@ -15,6 +15,11 @@ export interface ContextBudgetSettings {
    * the answer's room is set aside (0 < x ≤ 1; `--tool-output-share`).
    */
   readonly toolOutputShare: number;
+  /**
+   * The most tokens one answer may take (`--max-answer-tokens`), kept free after every prompt;
+   * a quarter of the context, at least 512, when absent (answer_cap.ts `answerTokenCap`).
+   */
+  readonly maxAnswerTokens?: number;
 }
 
 /** goose's default, and about where Claude Code compacts on its own. */

@@ -27,7 +27,7 @@ import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
-import { answerTokenCap } from "../model/answer_cap.ts";
+import { answerTokenCap, requestAnswerCap } from "../model/answer_cap.ts";
 import { type ContextBudgetSettings, DEFAULT_CONTEXT_BUDGET } from "./context_budget.ts";
 import {
   clearConversation,
@@ -102,6 +102,7 @@ export async function runPromptTurn(
         target: 0,
         hooks: deps.compactionHooks,
         promptId: turn.hookContext.promptId,
+        maxAnswerTokens: deps.contextBudget?.maxAnswerTokens,
       }, { compactionUpdates: deps.compactionUpdates ?? false });
       if (outcome.kind === "cancelled" || signal.aborted) return turn.finish("cancelled");
       return turn.finish("end_turn");
@@ -164,6 +165,7 @@ async function runModelLoop(
         tools: deps.tools(),
       }),
       (deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET).toolOutputShare,
+      deps.contextBudget?.maxAnswerTokens,
     ),
   };
   let toolRounds = 0;
@@ -174,7 +176,7 @@ async function runModelLoop(
     if (room !== "go") return room;
     let result: GenerateResult;
     try {
-      result = await generateOnce(turn, model, deps.tools());
+      result = await generateOnce(turn, model, deps);
     } catch (error) {
       if (!(error instanceof AgentError) || error.code !== "CONTEXT_FULL") throw error;
       // The count was short of the model's, or the server's context is smaller than it said:
@@ -187,7 +189,7 @@ async function runModelLoop(
       const again = await makeRoom(turn, model, deps, error.message);
       if (again !== "go") return again;
       try {
-        result = await generateOnce(turn, model, deps.tools());
+        result = await generateOnce(turn, model, deps);
       } catch (retryError) {
         if (!(retryError instanceof AgentError) || retryError.code !== "CONTEXT_FULL") {
           throw retryError;
@@ -205,7 +207,7 @@ async function runModelLoop(
     if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
     if (result.toolCalls.length === 0) {
       stop = turnEndOf(result.stop);
-      const why = endNotice(result, model);
+      const why = endNotice(result, model, deps.contextBudget?.maxAnswerTokens);
       if (why !== undefined && result.notice === undefined) turn.pendingNotice = why;
     } else if (toolRounds >= deps.maxToolRounds) {
       stop = "max_turn_requests";
@@ -345,9 +347,11 @@ class TurnState {
 async function generateOnce(
   turn: TurnState,
   model: ModelSession,
-  tools: readonly ToolDefinition[],
+  deps: TurnDeps,
 ): Promise<GenerateResult> {
   const { session, segments } = turn;
+  const tools = deps.tools();
+  const maxTokens = requestAnswerCap(model.contextSize, deps.contextBudget?.maxAnswerTokens);
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
   const conversation: ConversationItem[] = requestItems(
@@ -361,7 +365,7 @@ async function generateOnce(
   const result = await model.generate({
     conversation,
     tools,
-    ...(model.contextSize === undefined ? {} : { maxTokens: answerTokenCap(model.contextSize) }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
     signal: turn.hookContext.signal,
     onTextChunk(chunk) {
       if (chunk === "") return;
@@ -423,13 +427,14 @@ async function makeRoom(
   const budget = deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET;
   const tools = deps.tools();
   const counter = tokenCounterOf(model);
-  const answer = answerTokenCap(contextSize);
+  const answer = answerTokenCap(contextSize, budget.maxAnswerTokens);
   const fixed = await counter.prompt(requestItems(session, undefined, [], []), tools);
   if (fixed + answer > contextSize) {
     return turn.endForRoom(
       `The model's context of ${tokensText(contextSize)} cannot hold the agent's fixed prompt ` +
         `(${tokensText(fixed)}: the system prompt and the tools' definitions) and an answer ` +
-        `(${tokensText(answer)}): start the agent with --ctx-size ${fixed + answer} or more`,
+        `(${tokensText(answer)}): start the agent with --ctx-size ${fixed + answer} or more` +
+        (budget.maxAnswerTokens === undefined ? "" : ", or a smaller --max-answer-tokens"),
       neverRead,
     );
   }
@@ -440,7 +445,7 @@ async function makeRoom(
     );
   const tokens = await current();
   turn.countedPrompt = tokens;
-  const limit = compactionLimit(contextSize, budget.compactThreshold);
+  const limit = compactionLimit(contextSize, budget.compactThreshold, budget.maxAnswerTokens);
   if (!force && tokens <= limit) return "go";
   const running = session.conversation.length - turn.startIndex;
   const outcome = await runCompaction(session, model, {
@@ -453,6 +458,7 @@ async function makeRoom(
     target: Math.floor(limit / 2),
     hooks: deps.compactionHooks,
     promptId: turn.hookContext.promptId,
+    maxAnswerTokens: budget.maxAnswerTokens,
   }, { compactionUpdates: deps.compactionUpdates ?? false });
   // A refusal is the model's own word on it, where our count said the request fitted.
   const full = refusal ??
@@ -492,15 +498,22 @@ function sendUsage(turn: TurnState, model: ModelSession, result: GenerateResult)
   turn.session.sendState(usageUpdate(used, model.contextSize));
 }
 
-/** Why a turn that ends on this answer ended, when the answer alone does not say it. */
-function endNotice(result: GenerateResult, model: ModelSession): string | undefined {
+/**
+ * Why a turn that ends on this answer ended, when the answer alone does not say it;
+ * `maxAnswerTokens` is the user's answer cap, where set.
+ */
+function endNotice(
+  result: GenerateResult,
+  model: ModelSession,
+  maxAnswerTokens: number | undefined,
+): string | undefined {
   switch (result.stop) {
-    case "max_tokens":
-      return `The answer reached its cap${
-        model.contextSize === undefined
-          ? ""
-          : ` of ${tokensText(answerTokenCap(model.contextSize))}`
+    case "max_tokens": {
+      const cap = requestAnswerCap(model.contextSize, maxAnswerTokens);
+      return `The answer reached its cap${cap === undefined ? "" : ` of ${tokensText(cap)}`}${
+        maxAnswerTokens === undefined ? "" : " (--max-answer-tokens)"
       } and was cut there; anything it was still writing, a tool call included, was dropped`;
+    }
     case "context_full":
       return "The context filled up during the answer, which was cut there; the conversation " +
         "is compacted before the next request";

@@ -198,11 +198,15 @@ export interface NextRequest {
   readonly tools: readonly ToolDefinition[];
 }
 
-/** The budget of results for a model session, counted by the model where it can count. */
+/**
+ * The budget of results for a model session, counted by the model where it can count; the
+ * answer's room is its cap (`maxAnswerTokens`, the user's setting where there is one).
+ */
 export function contextResultBudget(
   model: Pick<ModelSession, "contextSize" | "countPromptTokens" | "countTextTokens">,
   next: () => NextRequest,
   share: number = DEFAULT_TOOL_OUTPUT_SHARE,
+  maxAnswerTokens?: number,
 ): ResultBudget {
   const countTokens: CountTokens = model.countTextTokens
     ? (text) => model.countTextTokens!(text)
@@ -217,7 +221,7 @@ export function contextResultBudget(
       const prompt = model.countPromptTokens
         ? await model.countPromptTokens(conversation, tools)
         : estimatePromptTokens(conversation, tools);
-      return Math.max(0, size - prompt - answerTokenCap(size));
+      return Math.max(0, size - prompt - answerTokenCap(size, maxAnswerTokens));
     },
   };
 }

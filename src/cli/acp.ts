@@ -34,6 +34,7 @@ import {
 } from "../agent/permission_policy.ts";
 import { loadPermissionRules, type PermissionRule } from "../agent/permission_rules.ts";
 import { DEFAULT_MODEL_URI } from "../model/default_model.ts";
+import { MIN_ANSWER_TOKENS } from "../model/answer_cap.ts";
 import { MAX_TIMEOUT_MS } from "../hooks/command_runner.ts";
 import {
   DEFAULT_MCP_CALL_TIMEOUT_MS,
@@ -147,6 +148,13 @@ const spec: CommandSpec = {
         `The most one tool result may take of the context's free tokens (default: ${DEFAULT_TOOL_OUTPUT_SHARE}); lower: results cut shorter, more calls to read the rest; higher: fewer calls, the context fills and compacts sooner`,
     },
     {
+      name: "max-answer-tokens",
+      type: "string",
+      valueName: "N",
+      description:
+        `The most tokens one answer may take, at most half the context (default: a quarter of the context, at least ${MIN_ANSWER_TOKENS}); lower: a rambling or looping answer ends sooner, a long one is cut; higher: longer answers, less room for the conversation`,
+    },
+    {
       name: "mcp-start-timeout",
       type: "string",
       valueName: "SECONDS",
@@ -187,6 +195,7 @@ const INTEGER_SETTINGS: Readonly<Record<string, IntegerLimit | null>> = {
   "ctx-size": null,
   threads: null,
   "max-tool-rounds": null,
+  "max-answer-tokens": null,
   "mcp-start-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
   "mcp-call-timeout": { max: MAX_TIMEOUT_SECONDS, said: `${MAX_TIMEOUT_SECONDS} seconds` },
   "max-line-bytes": { max: MAX_LINE_BYTES_LIMIT, said: `${MAX_LINE_BYTES_LIMIT}` },
@@ -301,6 +310,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     contextBudget: {
       compactThreshold: numbers["compact-threshold"] ?? DEFAULT_COMPACT_THRESHOLD,
       toolOutputShare: numbers["tool-output-share"] ?? DEFAULT_TOOL_OUTPUT_SHARE,
+      maxAnswerTokens: numbers["max-answer-tokens"],
     },
     stopHookBlockCap: stopHookBlockCapFromEnv(io.env, log),
     profile: chosen.profile,

@@ -1,15 +1,23 @@
 /**
- * How long one answer of a model on a server may be. A server that is not told (`max_tokens`)
- * may generate until its context is full, and one that does not stop (a loop, a broken
- * template, a hostile proxy) would grow the agent's memory and the transcript without end. So
- * each request carries `max_tokens`, and what one reply may bring is capped in characters too,
- * for a server that does not keep to it.
+ * How long one answer of a model may be. A server that is not told (`max_tokens`) may generate
+ * until its context is full, and one that does not stop (a loop, a broken template, a hostile
+ * proxy) would grow the agent's memory and the transcript without end. So each request carries
+ * `max_tokens`, and what one reply may bring is capped in characters too, for a server that does
+ * not keep to it.
  *
- * The one place the answer cap is decided: it is to become a setting.
+ * The one place the answer cap is decided: the request's `max_tokens`, the room a request keeps
+ * free for its answer, when to compact and what a tool result may take all read it from here,
+ * with the user's `--max-answer-tokens` where there is one.
  */
 
-/** The fewest tokens an answer may take, however small the context. */
+/** The fewest tokens an answer may take by default, however small the context. */
 export const MIN_ANSWER_TOKENS = 512;
+
+/**
+ * The largest share of the context a set cap may take: the conversation keeps the rest, so a
+ * cap set for a large context never leaves a small one without room for the prompt.
+ */
+export const MAX_ANSWER_SHARE = 0.5;
 
 /**
  * The most characters a token is taken to hold when a reply is measured: well above what text
@@ -17,9 +25,26 @@ export const MIN_ANSWER_TOKENS = 512;
  */
 export const MAX_CHARS_PER_TOKEN = 12;
 
-/** The `max_tokens` of a request, for a model whose context holds `contextSize` tokens. */
-export function answerTokenCap(contextSize: number): number {
-  return Math.max(MIN_ANSWER_TOKENS, Math.floor(contextSize / 4));
+/**
+ * The `max_tokens` of a request, for a model whose context holds `contextSize` tokens: the
+ * user's `setting` (`--max-answer-tokens`) up to half the context, else a quarter of the context
+ * and at least `MIN_ANSWER_TOKENS`.
+ */
+export function answerTokenCap(contextSize: number, setting?: number): number {
+  const byDefault = Math.max(MIN_ANSWER_TOKENS, Math.floor(contextSize / 4));
+  if (setting === undefined) return byDefault;
+  return Math.min(setting, Math.max(byDefault, Math.floor(contextSize * MAX_ANSWER_SHARE)));
+}
+
+/**
+ * The `max_tokens` of a request where the context size may be unknown (a scripted model
+ * without one): the user's setting as it is then, else no cap.
+ */
+export function requestAnswerCap(
+  contextSize: number | undefined,
+  setting?: number,
+): number | undefined {
+  return contextSize === undefined ? setting : answerTokenCap(contextSize, setting);
 }
 
 /**

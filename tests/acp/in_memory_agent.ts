@@ -76,6 +76,8 @@ export interface InMemoryOptions {
   readonly mode?: PermissionModeId;
   readonly rules?: readonly PermissionRule[];
   readonly maxToolRounds?: number;
+  /** When to compact, what a tool result may take, the answer cap (the defaults when absent). */
+  readonly contextBudget?: AgentConfig["contextBudget"];
   /** How the agent presents itself to hooks (default: llama). */
   readonly profile?: CompatProfileId;
   /** `--plugin-dir` directories (absolute) whose hooks every session loads (claude profile). */
@@ -141,6 +143,7 @@ export async function withInMemoryAgent(
     defaultMode: options.mode ?? "auto-approve-reads",
     rules: options.rules ?? [],
     maxToolRounds: options.maxToolRounds ?? 32,
+    contextBudget: options.contextBudget,
     profile: compatProfile(options.profile),
     pluginDirs: options.pluginDirs,
     hookRunner: options.hookRunner ??
