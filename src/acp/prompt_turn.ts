@@ -28,6 +28,8 @@ import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
 import { answerTokenCap, requestAnswerCap } from "../model/answer_cap.ts";
+import { takeBack } from "../agent/take_back.ts";
+import { RepetitionStop } from "./repetition_stop.ts";
 import { type ContextBudgetSettings, DEFAULT_CONTEXT_BUDGET } from "./context_budget.ts";
 import {
   clearConversation,
@@ -343,7 +345,10 @@ class TurnState {
   }
 }
 
-/** One model call: streams its text and thoughts as they come, each as one message. */
+/**
+ * One model call: streams its text and thoughts as they come, each as one message, and stops at
+ * a verbatim repetition (repetition_stop.ts), which ends the turn as the answer cap does.
+ */
 async function generateOnce(
   turn: TurnState,
   model: ModelSession,
@@ -352,6 +357,7 @@ async function generateOnce(
   const { session, segments } = turn;
   const tools = deps.tools();
   const maxTokens = requestAnswerCap(model.contextSize, deps.contextBudget?.maxAnswerTokens);
+  const repetition = new RepetitionStop(turn.hookContext.signal);
   const messageId = crypto.randomUUID();
   const thoughtId = crypto.randomUUID();
   const conversation: ConversationItem[] = requestItems(
@@ -366,8 +372,9 @@ async function generateOnce(
     conversation,
     tools,
     ...(maxTokens === undefined ? {} : { maxTokens }),
-    signal: turn.hookContext.signal,
-    onTextChunk(chunk) {
+    signal: repetition.signal,
+    onTextChunk(whole) {
+      const chunk = repetition.take("text", whole);
       if (chunk === "") return;
       text += chunk;
       appendText(segments, "text", chunk);
@@ -377,7 +384,8 @@ async function generateOnce(
         content: { type: "text", text: chunk },
       });
     },
-    onThoughtChunk(chunk) {
+    onThoughtChunk(whole) {
+      const chunk = repetition.take("thought", whole);
       if (chunk === "") return;
       thought += chunk;
       appendText(segments, "thought", chunk);
@@ -388,18 +396,29 @@ async function generateOnce(
       });
     },
   });
+  const cut = repetition.found;
+  if (cut !== undefined) {
+    // One copy of what was repeated stays; the rest was shown, and is taken back.
+    takeBack(segments, cut.stream, cut.dropped);
+    session.record({ type: "taken_back", stream: cut.stream, chars: cut.dropped });
+    if (cut.stream === "text") text = text.slice(0, text.length - cut.dropped);
+    else thought = thought.slice(0, thought.length - cut.dropped);
+  }
+  const answer: GenerateResult = cut === undefined || turn.hookContext.signal.aborted
+    ? result
+    : { ...result, text, thought, toolCalls: [], stop: "max_tokens", notice: repetition.notice() };
   // Before any hook of this round runs: the Stop hook reads this reply, a PreToolUse hook its call.
   session.claudeTranscript?.reply({
     model: session.modelName ?? "llama-agent",
     text,
-    stop: result.stop,
-    calledTools: result.toolCalls.length > 0,
-    tokens: result.tokens,
+    stop: answer.stop,
+    calledTools: answer.toolCalls.length > 0,
+    tokens: answer.tokens,
   });
   // Once per finished message, never per chunk, and never holding up the turn.
   fireNotification(session, turn.hookContext, "agent_thought", thought);
   fireNotification(session, turn.hookContext, "agent_message", text);
-  return result;
+  return answer;
 }
 
 function appendText(segments: AssistantSegment[], type: "text" | "thought", text: string): void {

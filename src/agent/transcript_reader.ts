@@ -5,6 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { ConfigFileRefused, openRegularFile, readConfigFile } from "../config_file.ts";
 import type { AssistantSegment, ConversationItem } from "../model/model.ts";
+import { takeBack } from "./take_back.ts";
 import { type SessionRecord, TranscriptRecord } from "./transcript_record.ts";
 
 /** Marks an agent message that is a hook's notice to the user, not the model's words. */
@@ -283,6 +284,9 @@ export function conversationFromTranscript(
           input: record.input,
           result: record.result,
         });
+        break;
+      case "taken_back":
+        takeBack(segments, record.stream, record.chars);
         break;
       case "conversation":
         // What the model reads from here on. A turn's work so far (`segments`) is never part of

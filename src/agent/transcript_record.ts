@@ -87,6 +87,16 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     /** Prompt tokens before and after, where they were counted. */
     tokens: z.object({ before: z.number(), after: z.number() }).optional(),
   }),
+  /**
+   * The last `chars` characters the model streamed as `stream` in the running message were taken
+   * back out of it: a repetition stop keeps one copy of what was repeated. The client was shown
+   * them (a load replays them); the model never reads them again.
+   */
+  z.looseObject({
+    type: z.literal("taken_back"),
+    stream: z.enum(["text", "thought"]),
+    chars: z.number().int().nonnegative(),
+  }),
   /** A prompt that ended in an error instead of a response. */
   z.looseObject({ type: z.literal("failure"), message: z.string() }),
   z.looseObject({

@@ -214,10 +214,13 @@ Deno.test("--endpoint: a server that echoes the key in its error: the client's e
 
 Deno.test("--endpoint: a server that streams forever: the turn ends as max_tokens with a notice, and the transcript stays small", async () => {
   await withEndpoint({}, async (p, server) => {
+    // A call's arguments that never end: text that repeats itself is stopped sooner, at the
+    // repetition (repetition_fake_server_test.ts).
+    const call = (fn: object) => ({ choices: [{ index: 0, delta: { tool_calls: [fn] } }] });
     server.reply({
       kind: "stream",
-      chunks: [],
-      forever: { choices: [{ index: 0, delta: { content: "again " } }] },
+      chunks: [call({ index: 0, id: "a", function: { name: "shell", arguments: '{"command":"' } })],
+      forever: call({ index: 0, function: { arguments: "again " } }),
     });
     const agent = await startOn(p, server);
     const sessionId = await p.newSession(agent);
