@@ -29,6 +29,7 @@ import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
 import { answerTokenCap, requestAnswerCap } from "../model/answer_cap.ts";
 import { takeBack } from "../agent/take_back.ts";
+import { LoopGuard } from "./loop_guard.ts";
 import { RepetitionStop } from "./repetition_stop.ts";
 import { type ContextBudgetSettings, DEFAULT_CONTEXT_BUDGET } from "./context_budget.ts";
 import {
@@ -169,6 +170,7 @@ async function runModelLoop(
       (deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET).toolOutputShare,
       deps.contextBudget?.maxAnswerTokens,
     ),
+    loopGuard: new LoopGuard(),
   };
   let toolRounds = 0;
   let continuations = 0;
@@ -231,6 +233,8 @@ async function runModelLoop(
         }
         if (outcome.halt) return turn.finishByHook(outcome.halt.stopReason);
         batch.push(batchedCall(call, outcome));
+        // A loop guard's limit: the rest of the batch is not run.
+        if (toolTurn.loopGuard.endNotice !== undefined) break;
       }
       if (signal.aborted) return turn.finish("cancelled");
       const batchGate = await runPostToolBatchHooks(session, turn.hookContext, batch);
@@ -239,7 +243,11 @@ async function runModelLoop(
       if (batchGate.forModel.length > 0) {
         turn.feedBack(batchGate.forModel.map(systemReminder).join("\n\n"));
       }
-      continue;
+      const looping = toolTurn.loopGuard.endNotice;
+      if (looping === undefined) continue;
+      // The model repeats itself (loop_guard.ts): the turn ends as at the round limit, saying so.
+      stop = "max_turn_requests";
+      turn.pendingNotice = looping;
     }
 
     const stopGate = await runStopHooks(session, turn.hookContext, {

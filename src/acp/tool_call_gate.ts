@@ -51,6 +51,8 @@ export type Gate =
     readonly beforeHooks?: boolean;
     /** The input the record keeps. */
     readonly input?: unknown;
+    /** Answered by the turn's loop guard (loop_guard.ts): nothing was asked and no hook fired. */
+    readonly guarded?: true;
   }
   | {
     readonly kind: "dispatch";
@@ -144,8 +146,9 @@ async function checkBeforeHooks(
 }
 
 /**
- * What may stop a call before it runs: the profile's input check, PreToolUse, the permission
- * policy.
+ * What may stop a call before it runs: the turn's loop guard (a repeat of a refused call), the
+ * profile's input check, PreToolUse, the permission policy. A hook's deny and a refused
+ * permission are told to the loop guard.
  */
 export async function gateCall(
   session: AgentSession,
@@ -156,6 +159,17 @@ export async function gateCall(
   deps: ToolCallDeps,
 ): Promise<Gate> {
   const kit = session.toolKit;
+  // A repeat of a call refused earlier in the turn is refused again at once, as it was.
+  const already = turn.loopGuard?.refused(call);
+  if (already !== undefined) {
+    return {
+      kind: "refused",
+      execution: failedExecution(already),
+      meta: { "llama-agent/loop_guard": "already_refused" },
+      input: call.input,
+      guarded: true,
+    };
+  }
   let hooked = call;
   if (kit.profile.validatesBeforeHooks) {
     const problem = await checkBeforeHooks(session, target, parsed, turn.signal, deps);
@@ -171,6 +185,7 @@ export async function gateCall(
   }
   const pre = await runPreToolUseHooks(session, turn, hooked);
   if (pre.kind === "deny") {
+    turn.loopGuard?.denied(call, pre.modelText);
     return {
       kind: "refused",
       execution: failedExecution(pre.modelText),
@@ -236,6 +251,7 @@ export async function gateCall(
     };
   }
   if (permission.kind === "refused") {
+    turn.loopGuard?.denied(call, permission.modelText);
     return {
       kind: "refused",
       execution: failedExecution(permission.modelText),

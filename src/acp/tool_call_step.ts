@@ -28,6 +28,7 @@ import {
   type PostToolOutcome,
   runPostToolHooks,
 } from "./tool_hooks.ts";
+import { type GuardAnswer, UNCHANGED_TEXT } from "./loop_guard.ts";
 import type { ToolCallSegment, ToolTurn } from "./turn_types.ts";
 
 export interface ToolCallOutcome {
@@ -82,6 +83,17 @@ export async function runToolCall(
       ? gate.execution
       : failedExecution("The tool call was not run");
   }
+  // The turn's loop guard hears of every call it did not answer itself: the same call again with
+  // the same outcome is answered "unchanged" (the client still sees what the tool said).
+  const guardAnswer: GuardAnswer | undefined = gate.kind === "refused" && gate.guarded
+    ? "already_refused"
+    : turn.loopGuard?.settled(call, execution.status, execution.modelText) === "unchanged"
+    ? "unchanged"
+    : undefined;
+  const meta = {
+    ...(gate.kind === "refused" ? gate.meta : undefined),
+    ...(guardAnswer === "unchanged" ? { "llama-agent/loop_guard": guardAnswer } : {}),
+  };
   session.send({
     sessionUpdate: "tool_call_update",
     toolCallId: hooked.toolCallId,
@@ -89,7 +101,7 @@ export async function runToolCall(
     content: execution.content,
     rawOutput: execution.rawOutput,
     ...(execution.locations ? { locations: execution.locations } : {}),
-    ...(gate.kind === "refused" && gate.meta ? { _meta: gate.meta } : {}),
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   });
   // Cut to its share of the free context, with a note of how to get the rest (the tool's way).
   const notes = session.toolKit.profile.cutNotes;
@@ -109,6 +121,7 @@ export async function runToolCall(
     flagsSuccess: target.kind === "builtin" && target.capability === "shell",
     toolResponse: execution.rawOutput,
   });
+  let hookOutput = false;
   if (gate.kind === "dispatch") {
     const post = await postToolHooks(
       session,
@@ -122,10 +135,13 @@ export async function runToolCall(
     // The model reads the hook's output; the client and the Claude-format transcript, written
     // above, keep the tool's real one (a hook reading the transcript sees what ran).
     if (post.toolOutput !== null) {
-      const hookOutput = { kind: "other" as const, tool: call.name };
-      toolText = await fitResult(post.toolOutput, hookOutput, turn.budget, notes);
+      hookOutput = true;
+      const origin = { kind: "other" as const, tool: call.name };
+      toolText = await fitResult(post.toolOutput, origin, turn.budget, notes);
     }
   }
+  // What a hook put in the result's place is the model's to read, repeated or not.
+  if (guardAnswer === "unchanged" && !hookOutput) toolText = UNCHANGED_TEXT;
   const result = [toolText, ...forModel.map(systemReminder)].join("\n\n");
   session.record({
     type: "tool_call",
@@ -134,6 +150,7 @@ export async function runToolCall(
     input: recordedInput,
     status: execution.status,
     result,
+    ...(guardAnswer === undefined ? {} : { guard: guardAnswer }),
   });
   return {
     toolCallId: hooked.toolCallId,

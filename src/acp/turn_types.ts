@@ -6,6 +6,7 @@
  * these without importing the turn that calls it.
  */
 import type { AssistantSegment } from "../model/model.ts";
+import type { LoopGuard } from "./loop_guard.ts";
 import type { ResultBudget } from "./tool_output_budget.ts";
 
 /** What each hook of a turn fires with: the prompt's id (`prompt_id`) and the turn's signal. */
@@ -18,6 +19,8 @@ export interface TurnHookContext {
 export interface ToolTurn extends TurnHookContext {
   /** How much of a result the model may be shown, as the context stands (tool_output_budget.ts). */
   readonly budget: ResultBudget;
+  /** Repeated calls this turn stops (loop_guard.ts); no guard when absent. */
+  readonly loopGuard?: LoopGuard;
 }
 
 /** A tool call in the assistant's message: its name, its input and the result the model read. */

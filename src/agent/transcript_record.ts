@@ -50,6 +50,12 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     status: z.enum(["completed", "failed"]),
     /** What the model was shown as the result. */
     result: z.string(),
+    /**
+     * The result is the turn's loop guard's (src/acp/loop_guard.ts): a repeat of a refused call
+     * answered without asking or running it, or a call whose result was the same as the same
+     * call's just before.
+     */
+    guard: z.enum(["already_refused", "unchanged"]).optional(),
   }),
   /**
    * The session's settings as they stand, written when it is created and after each change: a
