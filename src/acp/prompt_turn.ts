@@ -27,7 +27,7 @@ import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
-import { answerTokenCap, requestAnswerCap } from "../model/answer_cap.ts";
+import { answerTokenCap, contextForPrompt, requestAnswerCap } from "../model/answer_cap.ts";
 import { takeBack } from "../agent/take_back.ts";
 import { LoopGuard } from "./loop_guard.ts";
 import { RepetitionStop } from "./repetition_stop.ts";
@@ -460,7 +460,9 @@ async function makeRoom(
     return turn.endForRoom(
       `The model's context of ${tokensText(contextSize)} cannot hold the agent's fixed prompt ` +
         `(${tokensText(fixed)}: the system prompt and the tools' definitions) and an answer ` +
-        `(${tokensText(answer)}): start the agent with --ctx-size ${fixed + answer} or more` +
+        `(${tokensText(answer)}): start the agent with --ctx-size ${
+          contextForPrompt(fixed, budget.maxAnswerTokens)
+        } or more` +
         (budget.maxAnswerTokens === undefined ? "" : ", or a smaller --max-answer-tokens"),
       neverRead,
     );

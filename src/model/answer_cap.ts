@@ -48,6 +48,21 @@ export function requestAnswerCap(
 }
 
 /**
+ * The smallest context that holds a prompt of `promptTokens` and an answer's cap after it. The
+ * cap grows with the context, so the prompt plus the cap of a context too small is not enough.
+ */
+export function contextForPrompt(promptTokens: number, setting?: number): number {
+  // Each step is at most the smallest size that holds both, since the cap only grows with the
+  // size: the first step that fits is that size.
+  let size = promptTokens;
+  for (;;) {
+    const needed = promptTokens + answerTokenCap(size, setting);
+    if (needed <= size) return size;
+    size = needed;
+  }
+}
+
+/**
  * The most characters a reply of at most `maxTokens` tokens may bring (its text, thoughts and
  * tool calls together) before it is cut.
  */

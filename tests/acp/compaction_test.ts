@@ -8,6 +8,7 @@ import type {
   ModelSession,
 } from "../../src/model/model.ts";
 import { estimatePromptTokens } from "../../src/model/token_estimate.ts";
+import { answerTokenCap } from "../../src/model/answer_cap.ts";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/conversation_summary.ts";
 import { SUMMARY_HEADING } from "../../src/acp/system_prompt.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
@@ -274,19 +275,36 @@ Deno.test("a summary answered with a tool call or nothing falls back to dropping
   }
 });
 
-Deno.test("a context too small for the fixed prompt ends the first turn saying so, and does not loop", async () => {
-  const seen: Seen = { summaryRequests: [], turnRequests: [] };
-  await withInMemoryAgent({ model: contextModel(512, seen) }, async (t) => {
-    const sessionId = await t.newSession();
-    const answer = await t.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "hello" }],
+Deno.test("a context too small for the fixed prompt ends the first turn saying so, naming a size that holds it, and does not loop", async () => {
+  // The default system prompt in 512 tokens; a long AGENTS.md in 2048, where the size that would
+  // do is over 2048 and so has an answer cap over the 512 the smaller size had.
+  const cases: { context: number; files: Record<string, string> }[] = [
+    { context: 512, files: {} },
+    {
+      context: 2048,
+      files: { "AGENTS.md": "Keep the numbers 1234 5678 9012 in mind.\n".repeat(60) },
+    },
+  ];
+  for (const { context, files } of cases) {
+    const seen: Seen = { summaryRequests: [], turnRequests: [] };
+    await withInMemoryAgent({ files, model: contextModel(context, seen) }, async (t) => {
+      const sessionId = await t.newSession();
+      const answer = await t.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "hello" }],
+      });
+      assertEquals(answer.stopReason, "max_tokens");
+      assertEquals(seen.turnRequests.length + seen.summaryRequests.length, 0);
+      const notices = noticesOf(t.updates, sessionId);
+      const said = notices.find((n) => n.includes("--ctx-size")) ?? notices.join("\n");
+      // The size it names holds the fixed prompt and the answer cap of that size, and is the
+      // least that does.
+      const [fixed, size] = [/\(([\d,]+) tokens: the system prompt/, /--ctx-size (\d+) or more/]
+        .map((pattern) => Number(pattern.exec(said)?.[1]?.replaceAll(",", "")));
+      assert(fixed! + answerTokenCap(size!) <= size!, said);
+      assert(fixed! + answerTokenCap(size! - 1) > size! - 1, said);
     });
-    assertEquals(answer.stopReason, "max_tokens");
-    assertEquals(seen.turnRequests.length + seen.summaryRequests.length, 0);
-    const notices = noticesOf(t.updates, sessionId);
-    assert(notices.some((n) => n.includes("--ctx-size")), notices.join("\n"));
-  });
+  }
 });
 
 Deno.test("a prompt too long for the context is not kept: the next prompt is answered", async () => {

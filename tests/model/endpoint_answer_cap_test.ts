@@ -9,7 +9,7 @@ import { textReply } from "../helpers/openai_dialects.ts";
 import { type FakeServer, startFakeServer } from "../helpers/openai_fake_server.ts";
 import { openEndpointModel } from "../../src/model/openai_model.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { answerTokenCap, replyCharCap } from "../../src/model/answer_cap.ts";
+import { answerTokenCap, contextForPrompt, replyCharCap } from "../../src/model/answer_cap.ts";
 
 const noEnv = () => undefined;
 
@@ -43,6 +43,18 @@ Deno.test("the answer cap is a quarter of the context, and at least 512 tokens",
     2048,
     8192,
   ]);
+});
+
+Deno.test("the context a prompt needs holds it and the answer cap of that context, and no smaller one does", () => {
+  for (const setting of [undefined, 300, 4000]) {
+    for (const prompt of [1, 900, 1536, 3348, 3349, 20000]) {
+      const size = contextForPrompt(prompt, setting);
+      assert(prompt + answerTokenCap(size, setting) <= size, `${prompt} in ${size}`);
+      assert(prompt + answerTokenCap(size - 1, setting) > size - 1, `${prompt} in ${size - 1}`);
+    }
+  }
+  // A 3,348-token prompt at 4096 has a 1,024-token cap, but 4,372 has a 1,093-token one.
+  assertEquals(contextForPrompt(3348), 4463);
 });
 
 Deno.test("every request asks for max_tokens: the answer cap of the context, or what the caller asked", async () => {
