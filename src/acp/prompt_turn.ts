@@ -10,7 +10,6 @@ import type {
   ConversationItem,
   GenerateResult,
   ModelSession,
-  RequestedToolCall,
   ToolDefinition,
 } from "../model/model.ts";
 import { turnEndOf } from "../model/model.ts";
@@ -20,6 +19,7 @@ import { systemReminder } from "../hooks/hook_messages.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { promptText } from "./prompt_text.ts";
 import type { ToolCallOutcome } from "./tool_call_step.ts";
+import { repairAnswer, type TurnToolCall } from "./tool_call_repair.ts";
 import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
 import { fireNotification, runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
@@ -57,7 +57,7 @@ export interface TurnDeps {
    */
   readonly stopHookBlockCap?: number;
   /** Runs one call end to end (announce, gate, dispatch, report) and returns what the model sees. */
-  readonly runToolCall: (call: RequestedToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
+  readonly runToolCall: (call: TurnToolCall, turn: ToolTurn) => Promise<ToolCallOutcome>;
   /** When to compact and what one tool result may take; the defaults when absent. */
   readonly contextBudget?: ContextBudgetSettings;
   /** PreCompact and PostCompact, where the profile fires them. */
@@ -209,6 +209,9 @@ async function runModelLoop(
       session.notice(result.notice);
     }
     if (signal.aborted || result.stop === "cancelled") return turn.finish("cancelled");
+    // Calls written as text, other agents' tool names, arguments as JSON text: made into the
+    // calls they mean (tool_call_repair.ts).
+    result = repairAnswer(session, turn.segments, result, deps.tools());
     if (result.toolCalls.length === 0) {
       stop = turnEndOf(result.stop);
       const why = endNotice(result, model, deps.contextBudget?.maxAnswerTokens);

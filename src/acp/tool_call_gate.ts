@@ -70,11 +70,16 @@ export function toolTarget(session: AgentSession, name: string, deps: ToolCallDe
   const found = deps.mcp.lookup(name);
   if (found.kind === "tool") return { kind: "mcp", tool: found.tool };
   if (found.kind === "unavailable") return { kind: "none", message: found.message };
+  // Either way the model learns which tools there are, so that it can call one of them.
+  const names = [...profile.tools.map((tool) => tool.name), ...deps.mcp.toolNames()].join(", ");
   if (profile.validatesBeforeHooks) {
-    return { kind: "none", message: `Error: No such tool available: ${name}` };
+    // Claude Code's words, then the list it does not give.
+    return {
+      kind: "none",
+      message: `Error: No such tool available: ${name}. The tools are ${names}`,
+    };
   }
-  const names = [...profile.tools.map((tool) => tool.name), ...deps.mcp.toolNames()];
-  return { kind: "none", message: `Unknown tool "${name}": the tools are ${names.join(", ")}` };
+  return { kind: "none", message: `Unknown tool "${name}": the tools are ${names}` };
 }
 
 function capabilityOfTarget(target: ToolTarget): ToolCapability | undefined {

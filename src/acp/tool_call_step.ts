@@ -9,7 +9,6 @@ import { failedExecution, type ParsedCall, type ToolExecution } from "../agent/t
 import type { ToolOperation } from "../agent/tool_operation.ts";
 import { errorMessage } from "../error.ts";
 import { systemReminder } from "../hooks/hook_messages.ts";
-import type { RequestedToolCall } from "../model/model.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { toolNameOf } from "../profile/compat_profile.ts";
 import { fitResult, resultOrigin } from "./tool_output_budget.ts";
@@ -30,6 +29,7 @@ import {
 } from "./tool_hooks.ts";
 import { type GuardAnswer, UNCHANGED_TEXT } from "./loop_guard.ts";
 import type { ToolCallSegment, ToolTurn } from "./turn_types.ts";
+import type { CallRepair, TurnToolCall } from "./tool_call_repair.ts";
 
 export interface ToolCallOutcome {
   /** The call's id (`tool_use_id` in hooks). */
@@ -43,7 +43,7 @@ export interface ToolCallOutcome {
 
 export async function runToolCall(
   session: AgentSession,
-  call: RequestedToolCall,
+  call: TurnToolCall,
   turn: ToolTurn,
   deps: ToolCallDeps,
 ): Promise<ToolCallOutcome> {
@@ -52,9 +52,12 @@ export async function runToolCall(
     name: call.name,
     input: call.input,
   };
-  const target = toolTarget(session, call.name, deps);
+  const refusal = call.repair?.refusal;
+  const target: ToolTarget = refusal === undefined
+    ? toolTarget(session, call.name, deps)
+    : { kind: "none", message: refusal };
   const parsed = parseCall(session, target, call.input, call.name);
-  announce(session, hooked, target, parsed);
+  announce(session, hooked, target, parsed, call.repair);
   // The model's call as it emitted it, before any check or hook (a PreToolUse hook reads it).
   session.claudeTranscript?.toolUse({ id: hooked.toolCallId, name: call.name, input: call.input });
 
@@ -151,6 +154,7 @@ export async function runToolCall(
     status: execution.status,
     result,
     ...(guardAnswer === undefined ? {} : { guard: guardAnswer }),
+    ...(call.repair === undefined ? {} : { repair: call.repair }),
   });
   return {
     toolCallId: hooked.toolCallId,
@@ -201,11 +205,17 @@ function parseCall(
   return session.toolKit.parse(target.capability, input, name, session.cwd);
 }
 
+/**
+ * The call's first update. `_meta.tool_name` is the name the model emitted; a repaired call (a
+ * call written as text, another agent's name, arguments sent as a JSON string) says how it was
+ * made, and the tool it runs as (`toolName`), under `llama-agent/repair`.
+ */
 function announce(
   session: AgentSession,
   call: HookedCall,
   target: ToolTarget,
   parsed: ParsedCall | undefined,
+  repair: CallRepair | undefined,
 ): void {
   session.send({
     sessionUpdate: "tool_call",
@@ -213,7 +223,9 @@ function announce(
     ...shownCall(session, call.name, target, parsed),
     status: "pending",
     rawInput: call.input,
-    _meta: { tool_name: call.name },
+    _meta: repair === undefined
+      ? { tool_name: call.name }
+      : { tool_name: repair.emittedName, "llama-agent/repair": { ...repair, toolName: call.name } },
   });
 }
 

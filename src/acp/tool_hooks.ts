@@ -16,7 +16,10 @@ import type { TurnHookContext } from "./turn_types.ts";
 
 export interface HookedCall {
   readonly toolCallId: string;
-  /** As the model emitted it: matchers and `tool_name` see this. */
+  /**
+   * As the model emitted it, or the profile's tool another agent's name was mapped onto
+   * (tool_call_repair.ts): matchers and `tool_name` see this.
+   */
   readonly name: string;
   readonly input: unknown;
 }

@@ -12,7 +12,11 @@ export const INTERRUPTED_CALL_TEXT = "interrupted: the agent stopped before it f
 
 interface OpenCall {
   readonly toolCallId: string;
-  /** The name the model emitted (the announcement's `_meta.tool_name`). */
+  /**
+   * The name the call ran under, as its record would have held it: the tool a repaired call ran
+   * as (`_meta["llama-agent/repair"].toolName`), else the name the model emitted
+   * (`_meta.tool_name`).
+   */
   readonly name: string;
   input: unknown;
   /** Its final update was sent (the agent stopped after it, during the Post hooks). */
@@ -44,7 +48,11 @@ export function closeInterruptedToolCalls(
 
 function follow(open: Map<string, OpenCall>, update: SessionUpdate): void {
   if (update.sessionUpdate === "tool_call") {
-    const name = update._meta?.tool_name;
+    const repair = update._meta?.["llama-agent/repair"];
+    const ranAs = typeof repair === "object" && repair !== null
+      ? Reflect.get(repair, "toolName")
+      : undefined;
+    const name = typeof ranAs === "string" ? ranAs : update._meta?.tool_name;
     open.set(update.toolCallId, {
       toolCallId: update.toolCallId,
       name: typeof name === "string" ? name : update.title,

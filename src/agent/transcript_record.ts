@@ -44,12 +44,26 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("tool_call"),
     toolCallId: z.string(),
-    /** The name the model emitted. */
+    /** The name the model emitted, or the tool another agent's name ran as (see `repair`). */
     name: z.string(),
     input: z.unknown(),
     status: z.enum(["completed", "failed"]),
     /** What the model was shown as the result. */
     result: z.string(),
+    /**
+     * How the call was made out of what the model emitted (src/acp/tool_call_repair.ts): the
+     * name it wrote (`name` is the tool it ran as), whether it wrote the call as text, used
+     * another agent's name, or sent its arguments as a JSON string.
+     */
+    repair: z.object({
+      emittedName: z.string(),
+      /** The syntax it was written in, where it was written as text. */
+      fromText: z.string().optional(),
+      renamed: z.boolean(),
+      decodedArguments: z.boolean(),
+      /** Not run: what the model read instead. */
+      refusal: z.string().optional(),
+    }).optional(),
     /**
      * The result is the turn's loop guard's (src/acp/loop_guard.ts): a repeat of a refused call
      * answered without asking or running it, or a call whose result was the same as the same
@@ -95,8 +109,9 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
   }),
   /**
    * The last `chars` characters the model streamed as `stream` in the running message were taken
-   * back out of it: a repetition stop keeps one copy of what was repeated. The client was shown
-   * them (a load replays them); the model never reads them again.
+   * back out of it: a repetition stop keeps one copy of what was repeated, and calls the model
+   * wrote as text are read as the calls that follow (src/acp/tool_call_repair.ts). The client was
+   * shown them (a load replays them); the model never reads them again.
    */
   z.looseObject({
     type: z.literal("taken_back"),

@@ -20,7 +20,10 @@ export type AssistantSegment =
   | { readonly type: "thought"; readonly text: string }
   | {
     readonly type: "tool_call";
-    /** The name exactly as the model emitted it (an alias stays an alias). */
+    /**
+     * The name the call ran under: as the model emitted it (a profile's alias stays an alias),
+     * except another agent's name, which is the profile's tool it ran as (tool_call_repair.ts).
+     */
     readonly name: string;
     readonly input: unknown;
     /** What the model is shown as the call's result. */

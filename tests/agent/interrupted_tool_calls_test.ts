@@ -103,3 +103,31 @@ Deno.test("finished calls are left as they are", () => {
   ];
   assertEquals(closeInterruptedToolCalls(records), records);
 });
+
+Deno.test("a repaired call cut off is closed under the tool it ran as, not the name written", () => {
+  const records = closeInterruptedToolCalls([
+    session,
+    prompt("wait"),
+    {
+      type: "update",
+      update: {
+        sessionUpdate: "tool_call",
+        toolCallId: "call_1",
+        title: "Run `sleep 30`",
+        status: "pending",
+        rawInput: { command: "sleep 30" },
+        _meta: {
+          tool_name: "bash",
+          "llama-agent/repair": {
+            emittedName: "bash",
+            renamed: true,
+            decodedArguments: false,
+            toolName: "shell",
+          },
+        },
+      },
+    },
+  ]);
+  const closed = records.find((record) => record.type === "tool_call");
+  assertEquals(closed?.type === "tool_call" && closed.name, "shell");
+});
