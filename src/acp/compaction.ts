@@ -267,7 +267,9 @@ export function compactionNotice(
   trigger: CompactTrigger,
   contextSize: number | undefined,
 ): string {
-  const of = contextSize === undefined ? "" : ` of the ${tokensText(contextSize)} context`;
+  const of = contextSize === undefined
+    ? ""
+    : ` of the ${contextSize.toLocaleString("en-US")}-token context`;
   const why = trigger === "auto"
     ? "The conversation was nearly filling the context, so it was"
     : "The conversation was";

@@ -176,8 +176,8 @@ export function endpointError(error: unknown, place: EndpointPlace): AgentError 
   }
   if (isOverflow(error) || CONTEXT_EXCEEDED.some((pattern) => pattern.test(said))) {
     return new ContextFullError(
-      `The conversation does not fit in the context of ${server}${saying}: start a new ` +
-        "session, or give the server a larger context (llama-server -c, vLLM --max-model-len, " +
+      `The conversation does not fit in the context of ${server}${saying}: run /compact or ` +
+        "/clear, or give the server a larger context (llama-server -c, vLLM --max-model-len, " +
         "Ollama num_ctx).",
       overflowOf(error, said),
     );

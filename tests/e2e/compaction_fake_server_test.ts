@@ -448,7 +448,7 @@ Deno.test("--endpoint with a --ctx-size larger than the server's context: the re
       assertEquals(sizes.at(-1)![0], serverContext);
       assert(sizes.every(([size, used]) => used! <= size!), JSON.stringify(sizes));
       const said = noticesOf(agent, sessionId);
-      assertStringIncludes(said.at(-1)!, "of the 2,900 tokens context");
+      assertStringIncludes(said.at(-1)!, "of the 2,900-token context");
       await agent.close();
     } finally {
       await server.close();
