@@ -82,6 +82,7 @@ export class LlamaSession implements ModelSession {
   }
 
   readonly contextSource = "model";
+  readonly exactCounts = true;
 
   get contextSize(): number {
     return this.context.contextSize;
@@ -242,7 +243,8 @@ export class LlamaSession implements ModelSession {
     const contextSize = this.context.contextSize;
     return new ContextFullError(
       `The conversation (${prompt} tokens with the tool descriptions) does not fit in the ` +
-        `model's context of ${contextSize} tokens: start a new session or pass a larger --ctx-size`,
+        `model's context of ${contextSize} tokens: run /compact or /clear, or pass a larger ` +
+        "--ctx-size",
       { promptTokens: prompt, contextSize },
     );
   }

@@ -138,6 +138,11 @@ export interface ModelSession {
   ): Promise<number>;
   /** Tokens of `text` on its own (a tool result), counted as `countPromptTokens` counts. */
   countTextTokens?(text: string): number;
+  /**
+   * The counts are the model's own (in process, a script), not an estimate: what they say does
+   * not fit will not fit, so a request is refused before it is sent rather than after.
+   */
+  readonly exactCounts?: boolean;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   dispose(): Promise<void>;
 }

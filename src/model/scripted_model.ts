@@ -99,6 +99,9 @@ class ScriptedSession implements ModelSession {
     return this.script.contextSize;
   }
 
+  /** A script counts its prompt with the estimate: that is its own count. */
+  readonly exactCounts = true;
+
   get contextSource(): "model" | undefined {
     return this.script.contextSize === undefined ? undefined : "model";
   }

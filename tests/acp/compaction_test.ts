@@ -31,13 +31,19 @@ interface Seen {
 function contextModel(
   contextSize: number,
   seen: Seen,
-  options: { summary?: (n: number) => GenerateResult | Promise<GenerateResult> } = {},
+  options: {
+    summary?: (n: number) => GenerateResult | Promise<GenerateResult>;
+    /** The server's tokenizer takes this share of the agent's estimate (1: the same). */
+    serverShare?: number;
+  } = {},
 ): () => Promise<Model> {
   let summaries = 0;
   const session: ModelSession = {
     contextSize,
     generate(request) {
-      const prompt = estimatePromptTokens(request.conversation, request.tools);
+      const prompt = Math.ceil(
+        estimatePromptTokens(request.conversation, request.tools) * (options.serverShare ?? 1),
+      );
       if (prompt > contextSize) {
         return Promise.reject(
           new AgentError("CONTEXT_FULL", `the request exceeds the available context size`),
@@ -443,5 +449,22 @@ Deno.test("claude profile: a PreCompact exit 2 keeps the conversation as it was 
       return last?.role === "user" && last.text === "go";
     })!;
     assert(request.conversation.length > 2, "the history is still there");
+  });
+});
+
+Deno.test("on a server whose tokenizer takes fewer tokens than the estimate, a small context is tried, not refused up front", async () => {
+  const seen: Seen = { summaryRequests: [], turnRequests: [] };
+  // The estimate puts the fixed prompt and an answer above 2048; the server counts 60 % of it.
+  await withInMemoryAgent({
+    files: { "data.txt": "small\n" },
+    model: contextModel(2048, seen, { serverShare: 0.6 }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const answer = await t.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read data" }],
+    });
+    assertEquals(answer.stopReason, "end_turn");
+    assert(seen.turnRequests.length > 0, "the request was sent");
   });
 });
