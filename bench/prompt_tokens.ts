@@ -15,8 +15,12 @@
  *   deno run -A bench/prompt_tokens.ts                  # one JSON line per figure, then a table
  *   deno run -A bench/prompt_tokens.ts --model m.gguf   # another model's tokenizer and template
  *   deno run -A bench/prompt_tokens.ts --wrapper chatml # the wrapper of the generated test models
+ *
+ * Each profile's tools are counted in both forms: full, and lean as a session whose context holds
+ * at most 4096 tokens gets them (src/agent/tool_kit.ts `toolFormFor`).
  */
 import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
+import type { ToolForm } from "../src/agent/tool_kit.ts";
 import { createToolKit } from "../src/agent/tool_kits.ts";
 import { systemPrompt } from "../src/acp/system_prompt.ts";
 import type { ToolDefinition } from "../src/model/model.ts";
@@ -28,11 +32,20 @@ const VOCAB_IN_BUNDLE = "models/ggml-vocab-qwen2.gguf";
 /** A cwd of a typical length: the system prompt names it. */
 const CWD = "/home/you/projects/app";
 const USER_TEXT = "hi";
+/** Each profile's tools in each form: the table's columns. */
+const COLUMNS = [
+  ["llama", "full"],
+  ["llama", "lean"],
+  ["claude", "full"],
+  ["claude", "lean"],
+] as const satisfies readonly (readonly [CompatProfileId, ToolForm])[];
 /** `qwen`: the default model's; `chatml`: the generated test models'. */
 const WRAPPERS = ["qwen", "chatml"];
 
 interface Figure {
   readonly profile: CompatProfileId;
+  /** The tools' form: full, or lean as a context of at most 4096 tokens gets them. */
+  readonly form: ToolForm;
   readonly part: string;
   readonly tokens: number;
 }
@@ -72,9 +85,7 @@ async function main(args: readonly string[]): Promise<number> {
           ? new QwenChatWrapper()
           : resolveChatWrapper(model) ?? new QwenChatWrapper();
         console.error(`tokenizer: ${path}; chat wrapper: ${wrapper.wrapperName}`);
-        const figures = (["llama", "claude"] as const).flatMap((id) =>
-          profileFigures(id, wrapper, model)
-        );
+        const figures = COLUMNS.flatMap(([id, form]) => profileFigures(id, form, wrapper, model));
         for (const figure of figures) console.log(JSON.stringify(figure));
         printTable(figures);
       } finally {
@@ -89,9 +100,14 @@ async function main(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaModel): Figure[] {
+function profileFigures(
+  id: CompatProfileId,
+  form: ToolForm,
+  wrapper: ChatWrapper,
+  model: LlamaModel,
+): Figure[] {
   const profile = compatProfile(id);
-  const tools = createToolKit(profile).definitions();
+  const tools = createToolKit(profile).definitions(form);
   const system = systemPrompt({ cwd: CWD, additionalDirectories: [] }, profile);
   const count = (systemText: string, offered: readonly ToolDefinition[]) => {
     const functions = toLlamaFunctions(offered);
@@ -106,13 +122,14 @@ function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaM
   const total = count(system, tools);
   const withoutTools = count(system, []);
   const frame = count("", []);
-  const figures: Figure[] = [{ profile: id, part: "total", tokens: total }];
+  const figures: Figure[] = [{ profile: id, form, part: "total", tokens: total }];
   figures.push({
     profile: id,
+    form,
     part: "frame (template, empty system prompt, user text)",
     tokens: frame,
   });
-  figures.push({ profile: id, part: "system prompt", tokens: withoutTools - frame });
+  figures.push({ profile: id, form, part: "system prompt", tokens: withoutTools - frame });
   let toolsOwn = 0;
   for (const tool of tools) {
     const without = count(system, tools.filter((other) => other !== tool));
@@ -122,11 +139,17 @@ function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaM
     );
     const own = total - without;
     toolsOwn += own;
-    figures.push({ profile: id, part: `${tool.name}: description`, tokens: total - bare });
-    figures.push({ profile: id, part: `${tool.name}: parameters`, tokens: own - (total - bare) });
+    figures.push({ profile: id, form, part: `${tool.name}: description`, tokens: total - bare });
+    figures.push({
+      profile: id,
+      form,
+      part: `${tool.name}: parameters`,
+      tokens: own - (total - bare),
+    });
   }
   figures.push({
     profile: id,
+    form,
     part: "function-calling instructions (chat wrapper)",
     tokens: total - withoutTools - toolsOwn,
   });
@@ -135,16 +158,17 @@ function profileFigures(id: CompatProfileId, wrapper: ChatWrapper, model: LlamaM
 
 function printTable(figures: readonly Figure[]): void {
   const parts = [...new Set(figures.map((figure) => figure.part))];
-  const cell = (profile: CompatProfileId, part: string) =>
-    String(figures.find((f) => f.profile === profile && f.part === part)?.tokens ?? "-");
-  const width = Math.max(...parts.map((part) => part.length));
-  console.error(`${"part".padEnd(width)}  llama  claude`);
-  for (const part of parts) {
-    console.error(
-      `${part.padEnd(width)}  ${cell("llama", part).padStart(5)}  ${
-        cell("claude", part).padStart(6)
-      }`,
+  const cell = ([profile, form]: (typeof COLUMNS)[number], part: string) =>
+    String(
+      figures.find((f) => f.profile === profile && f.form === form && f.part === part)?.tokens ??
+        "-",
     );
+  const width = Math.max(...parts.map((part) => part.length));
+  const heads = COLUMNS.map(([profile, form]) => form === "full" ? profile : `${profile} lean`);
+  console.error(`${"part".padEnd(width)}  ${heads.join("  ")}`);
+  for (const part of parts) {
+    const cells = COLUMNS.map((column, i) => cell(column, part).padStart(heads[i]!.length));
+    console.error(`${part.padEnd(width)}  ${cells.join("  ")}`);
   }
 }
 

@@ -24,6 +24,7 @@ import { runSessionStartHooks } from "./session_start_hooks.ts";
 import { readSessionInstructions } from "./project_instructions.ts";
 import { runToolCall } from "./tool_call_step.ts";
 import { toolSetFor } from "./tool_set.ts";
+import type { ModelSession } from "../model/model.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -137,13 +138,18 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         const signal = session.beginTurn();
         try {
           const tools = toolSetFor(session, config, clientCapabilities, client);
+          // The turn's model context, once open: its size picks the built-in tools' form, the
+          // same for every request of the turn (the tools are read only after it opens).
+          let model: ModelSession | undefined;
           return await runPromptTurn(session, params.prompt, signal, {
             promptId: config.newPromptId?.(),
             // The MCP servers finish starting while the model loads: their tools are on offer
             // from the first generation.
-            openModel: async () =>
-              (await Promise.all([session.modelSession(), session.mcp.ready()]))[0],
-            tools: () => [...tools.definitions, ...session.mcp.definitions()],
+            openModel: async () => {
+              [model] = await Promise.all([session.modelSession(), session.mcp.ready()]);
+              return model;
+            },
+            tools: () => [...tools.definitions(model?.contextSize), ...session.mcp.definitions()],
             maxToolRounds: config.maxToolRounds,
             stopHookBlockCap: config.stopHookBlockCap,
             contextBudget: config.contextBudget,

@@ -15,6 +15,7 @@ import type { FileAccess, FileReadOptions, FileWriteOptions } from "../agent/fil
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { LocalShellRunner } from "../agent/local_shell_runner.ts";
 import { type ShellRunner, withSessionEnv } from "../agent/shell_runner.ts";
+import { toolFormFor } from "../agent/tool_kit.ts";
 import type { ToolDefinition } from "../model/model.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import type { AgentSession } from "./agent_session.ts";
@@ -27,7 +28,11 @@ export interface ToolPlaces {
 }
 
 export interface ToolSet extends ToolPlaces {
-  readonly definitions: readonly ToolDefinition[];
+  /**
+   * The built-in tools as offered to a model whose context holds `contextSize` tokens: lean in
+   * a small context (tool_kit.ts `toolFormFor`), full otherwise.
+   */
+  definitions(contextSize: number | undefined): readonly ToolDefinition[];
 }
 
 export function toolSetFor(
@@ -59,7 +64,7 @@ export function toolSetFor(
     ? new ClientShellRunner({ sessionId: session.id, request, env: config.shellEnv })
     : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
   return {
-    definitions: session.toolKit.definitions(),
+    definitions: (contextSize) => session.toolKit.definitions(toolFormFor(contextSize)),
     files,
     shell: withSessionEnv(shell, session.sessionEnv),
     roots,

@@ -5,6 +5,7 @@
  */
 import type { ToolDefinition } from "../model/model.ts";
 import { objectTool } from "./object_tool.ts";
+import type { ToolForm } from "./tool_kit.ts";
 import { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS } from "./tool_input.ts";
 
 /** Lines a Read returns when the model gives no `limit`. */
@@ -18,7 +19,12 @@ const string = (description?: string) =>
 const number = (description: string) => ({ type: "number", description });
 const boolean = (description: string) => ({ type: "boolean", description });
 
-export function claudeToolDefinitions(): ToolDefinition[] {
+/** The claude profile's tools in `form` (tool_kit.ts `ToolForm`). */
+export function claudeToolDefinitions(form: ToolForm = "full"): ToolDefinition[] {
+  return form === "lean" ? leanDefinitions() : fullDefinitions();
+}
+
+function fullDefinitions(): ToolDefinition[] {
   return [
     objectTool(
       "Bash",
@@ -101,6 +107,80 @@ export function claudeToolDefinitions(): ToolDefinition[] {
         head_limit: number("At most this many results."),
         offset: number("Skip this many results first."),
         multiline: boolean("Let the pattern span lines."),
+      },
+      ["pattern"],
+    ),
+  ];
+}
+
+/**
+ * For a small context: Claude Code's tools exactly (names, every parameter, the required ones),
+ * with a sentence each and no parameter descriptions, but the two a model cannot guess: the
+ * shell timeout's unit and that a file is read before it is written.
+ */
+function leanDefinitions(): ToolDefinition[] {
+  return [
+    objectTool(
+      "Bash",
+      "Runs a command with /bin/sh. Returns its output.",
+      {
+        command: string(),
+        timeout: number("Milliseconds."),
+        description: string(),
+        run_in_background: { type: "boolean" },
+        dangerouslyDisableSandbox: { type: "boolean" },
+      },
+      ["command"],
+    ),
+    objectTool(
+      "Read",
+      "Returns a text file's lines, numbered; offset and limit pick lines. Read a file before " +
+        "you Write or Edit it.",
+      { file_path: string(), offset: { type: "number" }, limit: { type: "number" } },
+      ["file_path"],
+    ),
+    objectTool(
+      "Write",
+      "Creates or overwrites a file with the complete content.",
+      { file_path: string(), content: string() },
+      ["file_path", "content"],
+    ),
+    objectTool(
+      "Edit",
+      "Replaces old_string with new_string in a file. old_string must match exactly and occur " +
+        "once unless replace_all is true.",
+      {
+        file_path: string(),
+        old_string: string(),
+        new_string: string(),
+        replace_all: { type: "boolean" },
+      },
+      ["file_path", "old_string", "new_string"],
+    ),
+    objectTool(
+      "Glob",
+      "Lists files matching a glob pattern such as **/*.ts.",
+      { pattern: string(), path: string() },
+      ["pattern"],
+    ),
+    objectTool(
+      "Grep",
+      "Searches file contents for a regular expression. Lists the matching files, or with " +
+        'output_mode "content" the matching lines.',
+      {
+        pattern: string(),
+        path: string(),
+        glob: string(),
+        output_mode: { type: "string", enum: ["content", "files_with_matches", "count"] },
+        "-B": { type: "number" },
+        "-A": { type: "number" },
+        "-C": { type: "number" },
+        "-n": { type: "boolean" },
+        "-i": { type: "boolean" },
+        type: string(),
+        head_limit: { type: "number" },
+        offset: { type: "number" },
+        multiline: { type: "boolean" },
       },
       ["pattern"],
     ),

@@ -9,6 +9,7 @@
  * grammar's, which generated test models follow: change them only with those scripts.
  */
 import type { ToolDefinition } from "../model/model.ts";
+import type { ToolForm } from "./tool_kit.ts";
 import { objectTool } from "./object_tool.ts";
 import {
   DEFAULT_SHELL_TIMEOUT_MS,
@@ -19,7 +20,12 @@ import {
 /** Self-explanatory: a description would cost tokens on every tool that takes it. */
 const FILE_PATH = { type: "string" } as const;
 
-export function llamaToolDefinitions(): ToolDefinition[] {
+/** The llama profile's tools in `form` (tool_kit.ts `ToolForm`). */
+export function llamaToolDefinitions(form: ToolForm = "full"): ToolDefinition[] {
+  return form === "lean" ? leanDefinitions() : fullDefinitions();
+}
+
+function fullDefinitions(): ToolDefinition[] {
   return [
     objectTool(
       "shell",
@@ -101,6 +107,64 @@ export function llamaToolDefinitions(): ToolDefinition[] {
         "-C": { type: "integer", minimum: 0, description: "Lines of context around a match." },
         head_limit: { type: "integer", minimum: 0, description: "At most this many results." },
         offset: { type: "integer", minimum: 0, description: "Skip this many results first." },
+      },
+      ["pattern"],
+    ),
+  ];
+}
+
+/**
+ * For a small context: the same tools and required properties, the optional properties a model
+ * needs most (`offset` and `limit` to read a long file in parts, where and what kind of files to
+ * search), and a sentence each. What is left out (a shell timeout, `replace_all`, grep's `-i`,
+ * `-C`, `type`, `head_limit`, `offset`) is still accepted.
+ */
+function leanDefinitions(): ToolDefinition[] {
+  return [
+    objectTool(
+      "shell",
+      "Run a command with /bin/sh -c. Returns its output and exit code.",
+      { command: { type: "string" } },
+      ["command"],
+    ),
+    objectTool(
+      "fs_read",
+      "Read a text file. Long files come in parts: offset and limit pick lines.",
+      {
+        file_path: FILE_PATH,
+        offset: { type: "integer", minimum: 1 },
+        limit: { type: "integer", minimum: 1 },
+      },
+      ["file_path"],
+    ),
+    objectTool(
+      "fs_write",
+      "Create or overwrite a text file with the complete content.",
+      { file_path: FILE_PATH, content: { type: "string" } },
+      ["file_path", "content"],
+    ),
+    objectTool(
+      "fs_edit",
+      "Replace old_string with new_string in a text file. old_string must match the file " +
+        "exactly and occur once.",
+      { file_path: FILE_PATH, old_string: { type: "string" }, new_string: { type: "string" } },
+      ["file_path", "old_string", "new_string"],
+    ),
+    objectTool(
+      "fs_glob",
+      "Find files by a glob pattern such as **/*.ts.",
+      { pattern: { type: "string" } },
+      ["pattern"],
+    ),
+    objectTool(
+      "fs_grep",
+      "Search file contents for a regular expression. Lists the matching files, or with " +
+        'output_mode "content" the matching lines.',
+      {
+        pattern: { type: "string" },
+        path: { type: "string" },
+        glob: { type: "string" },
+        output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES] },
       },
       ["pattern"],
     ),

@@ -50,10 +50,26 @@ export type ParsedCall =
   /** For the model: what is wrong with the input. */
   | { readonly ok: false; readonly message: string };
 
+/**
+ * How the built-in tools are offered: in `full`, or `lean` where the context is small (at most
+ * `LEAN_TOOLS_MAX_CONTEXT` tokens): terser descriptions, and in the llama profile fewer optional
+ * parameters (still accepted when a model passes them). The claude profile's lean tools keep
+ * Claude Code's names and parameters: only their descriptions are shorter.
+ */
+export type ToolForm = "full" | "lean";
+
+/** The largest context whose sessions get the lean tools. */
+export const LEAN_TOOLS_MAX_CONTEXT = 4096;
+
+/** The form of the tools for a model whose context holds `contextSize` tokens (if known). */
+export function toolFormFor(contextSize: number | undefined): ToolForm {
+  return contextSize !== undefined && contextSize <= LEAN_TOOLS_MAX_CONTEXT ? "lean" : "full";
+}
+
 export interface ToolKit {
   readonly profile: CompatProfile;
-  /** The built-in tools as offered to the model. */
-  definitions(): ToolDefinition[];
+  /** The built-in tools as offered to the model, `full` when no form is given. */
+  definitions(form?: ToolForm): ToolDefinition[];
   /** Validates an emitted call's input; `name` is the name the model emitted (for messages). */
   parse(capability: ToolCapability, raw: unknown, name: string, cwd: string): ParsedCall;
   /**
