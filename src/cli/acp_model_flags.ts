@@ -23,6 +23,7 @@ import {
 } from "../model/model_source.ts";
 import { apiKeyEnvProblem, customHeadersProblem } from "../model/endpoint_key.ts";
 import { endpointUrlProblem } from "../model/endpoint_url.ts";
+import type * as OpenAiBackend from "../model/openai_model.ts";
 import type { EndpointOptions } from "../model/openai_model.ts";
 
 export interface ModelFlags {
@@ -110,9 +111,11 @@ export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: Loader
   return (signal: AbortSignal, reportProgress: LoadProgressReport) => {
     const opening = setup.kind === "endpoint"
       // Imported here: the `openai` client costs ~100 ms to load, which a local model never needs.
-      ? import("../model/openai_model.ts").then((openai) =>
-        openai.openEndpointModel({ ...setup.endpoint, signal })
-      )
+      ? import("../model/openai_model.ts").then(async (openai) => {
+        const model = await openai.openEndpointModel({ ...setup.endpoint, signal });
+        await noticeToolSupport(openai, setup.endpoint, model.displayName, signal, deps.log);
+        return model;
+      })
       : openModel(setup.source, {
         signal,
         contextSize: flags.contextSize,
@@ -136,4 +139,29 @@ export function modelLoaderOf(setup: ModelSetup, flags: ModelFlags, deps: Loader
       throw error;
     });
   };
+}
+
+/**
+ * What the server says of `model` and tools, told once it is open: that it will not use them, or
+ * that it is llama-cpp-python, whose default chat format drops them without a word. No
+ * generation is made for it (`doctor` makes them), and a server that says nothing is not named.
+ */
+async function noticeToolSupport(
+  openai: typeof OpenAiBackend,
+  endpoint: EndpointOptions,
+  model: string,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  const { probeServerToolSupport, toolSupportNotice } = await import(
+    "../model/endpoint_tool_support.ts"
+  );
+  const support = await probeServerToolSupport({
+    baseUrl: endpoint.baseUrl,
+    model,
+    ...openai.connectEndpoint(endpoint).probe,
+    signal,
+  });
+  const notice = toolSupportNotice(endpoint.baseUrl, model, support);
+  if (notice !== undefined) log(notice);
 }

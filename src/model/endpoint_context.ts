@@ -130,7 +130,7 @@ export function serverRoot(baseUrl: string): string {
 }
 
 /** The JSON a request answers with 200; undefined for anything else. */
-async function askJson(
+export async function askJson(
   options: ContextProbeOptions,
   signal: AbortSignal,
   method: "GET" | "POST",
