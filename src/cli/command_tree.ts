@@ -29,6 +29,11 @@ export const COMMAND_TREE: GroupNode = {
       summary: "run the ACP agent on stdio (for editors such as Zed)",
       load: async () => (await import("./acp.ts")).acpCommand,
     },
+    doctor: {
+      kind: "leaf",
+      summary: "check whether a model can drive the agent's tools, and what to try if not",
+      load: async () => (await import("./doctor.ts")).doctorCommand,
+    },
     hooks: {
       kind: "group",
       summary: "inspect, check and fire the hooks of a directory's settings chain",
