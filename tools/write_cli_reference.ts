@@ -13,6 +13,7 @@ export const README_PATH = fileURLToPath(new URL("../README.md", import.meta.url
 export const DOCUMENTED_COMMANDS: readonly string[] = [
   "llama-agent",
   "llama-agent acp",
+  "llama-agent doctor",
   "llama-agent hooks",
   "llama-agent hooks init",
   "llama-agent hooks list",
