@@ -41,7 +41,7 @@ Deno.test("a new session's first turn evaluates only its own tokens, in this pro
       assertEquals((await first.close()).code, 0);
     }
     const names = [...Deno.readDirSync(states)].map((entry) => entry.name);
-    assertEquals(names.filter((name) => name.endsWith(".state")).length, 1, names.join(", "));
+    assertEquals(names.filter((name) => name.endsWith(".prefix")).length, 1, names.join(", "));
 
     const second = await p.startAgent(model);
     try {

@@ -80,10 +80,11 @@ async function withPlace(fn: (place: Place) => Promise<void>): Promise<void> {
   }
 }
 
-async function stateFiles(dir: string): Promise<string[]> {
+/** The entries (one directory per kept prefix) in `dir`. */
+async function entries(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.name.endsWith(".state")) names.push(`${dir}/${entry.name}`);
+    if (entry.name.endsWith(".prefix")) names.push(`${dir}/${entry.name}`);
   }
   return names;
 }
@@ -102,7 +103,7 @@ Deno.test("a new session's first turn evaluates only its own tokens once the fix
       const evaluatedFirst = await firstTurn(first, conversation("/work/app"), tools());
       assertEquals([evaluatedFirst.text, evaluatedFirst.tokens.prompt], [REPLY_TEXT, prompt]);
       assertEquals(evaluatedFirst.tokens.evaluated, prompt, "the first session evaluates it all");
-      assertEquals((await stateFiles(states)).length, 1);
+      assertEquals((await entries(states)).length, 1);
 
       // The same project, and another one: only the place and the user's words are new.
       for (const cwd of ["/work/app", "/home/someone/other-project"]) {
@@ -115,7 +116,7 @@ Deno.test("a new session's first turn evaluates only its own tokens once the fix
           `${cwd}: evaluated ${result.tokens.evaluated} of ${result.tokens.prompt} (own ${limit})`,
         );
       }
-      assertEquals((await stateFiles(states)).length, 1, "one state for both projects");
+      assertEquals((await entries(states)).length, 1, "one state for both projects");
       assertEquals(logs.filter((line) => line.includes("prompt state")), []);
     } finally {
       await model.dispose();
@@ -175,7 +176,7 @@ Deno.test("a kept state is not used for another tool set, profile, model or cont
         await other.dispose();
       }
     }
-    assertEquals((await stateFiles(states)).length, 5, "each kept its own");
+    assertEquals((await entries(states)).length, 5, "each kept its own");
   });
 });
 
@@ -189,14 +190,15 @@ Deno.test("a corrupt state file is said, ignored and replaced, and the answer is
     });
     try {
       await firstTurn(await model.openSession(), conversation("/p"), tools());
-      const [file] = await stateFiles(states);
-      const bytes = await Deno.readFile(file!);
+      const [entry] = await entries(states);
+      const file = `${entry}/state`;
+      const bytes = await Deno.readFile(file);
       // The state's last bytes garbled, the header left as it was.
       const garbled = bytes.map((byte, at) => at >= bytes.byteLength - 100 ? byte ^ 0xff : byte);
-      await Deno.writeFile(file!, garbled);
+      await Deno.writeFile(file, garbled);
       const result = await firstTurn(await model.openSession(), conversation("/p"), tools());
       assertEquals([result.text, result.tokens.evaluated], [REPLY_TEXT, result.tokens.prompt]);
-      assertStringIncludes(logs.join("\n"), `The cached prompt state "${file}" is not usable`);
+      assertStringIncludes(logs.join("\n"), `The cached prompt state "${entry}" is not usable`);
       // Replaced: the next session starts from it.
       const next = await model.openSession();
       const limit = ownTokens(next, "/p");

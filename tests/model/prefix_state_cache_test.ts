@@ -1,7 +1,7 @@
 /**
- * The prefix-state files without a model: a state kept is found again by the next session and
- * handed over as a private copy; a file that is cut, garbage, or made for another key is said,
- * removed and made again; the directory keeps to its bounds; a FIFO is never opened.
+ * The prefix-state entries without a model: a state kept is found again by the next session; a
+ * state or header that is cut, changed, garbage, or made for another key is said, removed and
+ * made again before anything loads it; the directory keeps to its bounds; a FIFO is never opened.
  */
 import {
   type LoadCheck,
@@ -52,28 +52,27 @@ async function withCache(
   }
 }
 
-async function stateFiles(dir: string): Promise<string[]> {
+async function names(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
   return names.sort();
 }
 
-Deno.test("a state kept by one session is what the next one loads, from a private copy", async () => {
+Deno.test("a state kept by one session is what the next one loads", async () => {
   await withCache(async (cache, dir, logs) => {
     const first = newSession();
     assertEquals(await cache.restoreOrBuild(KEY, steps(first)), "stored");
     assertEquals([first.builds, first.loads.length], [1, 0]);
-    const path = await cache.pathOf(KEY);
-    assertEquals(await stateFiles(dir), [path.slice(dir.length + 1)]);
-    // A file another process finds too: a new cache object on the same directory.
+    const entry = await cache.entryOf(KEY);
+    assertEquals(await names(dir), [entry.slice(dir.length + 1)]);
+    assertEquals(await names(entry), ["header.json", "state"]);
+    // An entry another process finds too: a new cache object on the same directory.
     const again = new PrefixStateCache({ dir, log: (line) => logs.push(line) });
     const second = newSession();
     assertEquals(await again.restoreOrBuild(KEY, steps(second)), "restored");
     assertEquals(second.builds, 0);
-    assertEquals(second.loads.map((load) => load.bytes), [STATE]);
-    assert(!second.loads[0]!.path.startsWith(path), "llama.cpp never opens the shared file");
-    // The copy is gone once loaded: nothing but the state file is left.
-    assertEquals((await stateFiles(dir)).length, 1);
+    assertEquals(second.loads, [{ path: `${entry}/state`, bytes: STATE }]);
+    assertEquals(await names(dir), [entry.slice(dir.length + 1)], "nothing else left behind");
     assertEquals(logs, []);
   });
 });
@@ -81,37 +80,53 @@ Deno.test("a state kept by one session is what the next one loads, from a privat
 Deno.test("the same key's fields in another order name the same file", async () => {
   await withCache(async (cache) => {
     const reordered = Object.fromEntries(Object.entries(KEY).reverse());
-    assertEquals(await cache.pathOf(reordered), await cache.pathOf(KEY));
-    assert(await cache.pathOf({ ...KEY, contextSize: 8192 }) !== await cache.pathOf(KEY));
+    assertEquals(await cache.entryOf(reordered), await cache.entryOf(KEY));
+    assert(await cache.entryOf({ ...KEY, contextSize: 8192 }) !== await cache.entryOf(KEY));
   });
 });
 
-Deno.test("a corrupt state file is said, ignored and replaced", async (t) => {
-  const corruptions: Record<string, (bytes: Uint8Array) => Uint8Array> = {
-    "cut short": (bytes) => bytes.subarray(0, bytes.byteLength - 5),
-    "one byte of the state changed": (bytes) => {
-      const changed = bytes.slice();
-      const at = changed.byteLength - 3;
-      changed[at] = changed[at]! ^ 0xff;
-      return changed;
-    },
-    "longer than its header says": (bytes) => new Uint8Array([...bytes, 1, 2, 3]),
-    "garbage": () => new TextEncoder().encode("not a state at all"),
-    "no header line": () => new Uint8Array(64 * 1024).fill(0x41),
-    "empty": () => new Uint8Array(0),
+Deno.test("a corrupt entry is said, never loaded, and replaced", async (t) => {
+  const changeLastByte = (bytes: Uint8Array) => {
+    const changed = bytes.slice();
+    const at = changed.byteLength - 3;
+    changed[at] = changed[at]! ^ 0xff;
+    return changed;
   };
-  for (const [name, corrupt] of Object.entries(corruptions)) {
+  const corruptions: Record<
+    string,
+    [file: "state" | "header.json", (b: Uint8Array) => Uint8Array]
+  > = {
+    "a state cut short": ["state", (bytes) => bytes.subarray(0, bytes.byteLength - 5)],
+    "one byte of the state changed": ["state", changeLastByte],
+    "a state longer than its header says": ["state", (bytes) => new Uint8Array([...bytes, 1, 2])],
+    "an empty state": ["state", () => new Uint8Array(0)],
+    "a header that is not JSON": ["header.json", () => new TextEncoder().encode("{not json")],
+    "a header of something else": ["header.json", () => new TextEncoder().encode('{"a":1}')],
+    "a header with another hash": ["header.json", (bytes) =>
+      new TextEncoder().encode(
+        new TextDecoder().decode(bytes).replace(
+          /"sha256":"[0-9a-f]+"/,
+          `"sha256":"${"0".repeat(64)}"`,
+        ),
+      )],
+    "a header over its limit": ["header.json", () => new Uint8Array(20_000).fill(0x20)],
+  };
+  for (const [name, [file, corrupt]] of Object.entries(corruptions)) {
     await t.step(name, async () => {
       await withCache(async (cache, _dir, logs) => {
         await cache.restoreOrBuild(KEY, steps(newSession()));
-        const path = await cache.pathOf(KEY);
-        await Deno.writeFile(path, corrupt(await Deno.readFile(path)));
+        const entry = await cache.entryOf(KEY);
+        const path = `${entry}/${file}`;
+        const before = await Deno.readFile(path);
+        const after = corrupt(before);
+        assert(after.join() !== before.join(), "the corruption changes the file");
+        await Deno.writeFile(path, after);
         const session = newSession();
         assertEquals(await cache.restoreOrBuild(KEY, steps(session)), "stored");
         assertEquals([session.loads.length, session.builds], [0, 1], "never loaded, built again");
         assertEquals(logs.length, 1, logs.join("\n"));
-        assertStringIncludes(logs[0]!, `The cached prompt state "${path}" is not usable (`);
-        assertStringIncludes(logs[0]!, "evaluated again and the file replaced");
+        assertStringIncludes(logs[0]!, `The cached prompt state "${entry}" is not usable (`);
+        assertStringIncludes(logs[0]!, "evaluated again and the state replaced");
         // Replaced: the next session loads it.
         const next = newSession();
         assertEquals(await cache.restoreOrBuild(KEY, steps(next)), "restored");
@@ -129,8 +144,9 @@ Deno.test("a state made for another key is not used, even under this key's name"
     const session = newSession();
     assertEquals(await cache.restoreOrBuild(KEY, steps(session)), "stored");
     assertEquals(session.loads, []);
-    // A file moved under KEY's name still names its own key inside.
-    await Deno.rename(await cache.pathOf(other), await cache.pathOf(KEY));
+    // An entry moved under KEY's name still names its own key inside.
+    await Deno.remove(await cache.entryOf(KEY), { recursive: true });
+    await Deno.rename(await cache.entryOf(other), await cache.entryOf(KEY));
     const fooled = newSession();
     assertEquals(await cache.restoreOrBuild(KEY, steps(fooled)), "stored");
     assertEquals(fooled.loads, []);
@@ -151,18 +167,23 @@ Deno.test("a state the session finds wrong once loaded is dropped and made again
   });
 });
 
-Deno.test("a FIFO where the state file should be is refused without waiting", async () => {
-  await withCache(async (cache, dir, logs) => {
-    await Deno.mkdir(dir, { recursive: true });
-    const path = await cache.pathOf(KEY);
-    const made = await new Deno.Command("mkfifo", { args: [path] }).output();
-    assert(made.success, "mkfifo");
-    const session = newSession();
-    assertEquals(await cache.restoreOrBuild(KEY, steps(session)), "stored");
-    assertEquals(session.loads, []);
-    assertStringIncludes(logs.join("\n"), "not a regular file");
-    assert((await Deno.lstat(path)).isFile, "replaced by a state file");
-  });
+Deno.test("a FIFO where the state or its header should be is refused without waiting", async (t) => {
+  for (const file of ["state", "header.json"]) {
+    await t.step(file, async () => {
+      await withCache(async (cache, _dir, logs) => {
+        await cache.restoreOrBuild(KEY, steps(newSession()));
+        const path = `${await cache.entryOf(KEY)}/${file}`;
+        await Deno.remove(path);
+        const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+        assert(made.success, "mkfifo");
+        const session = newSession();
+        assertEquals(await cache.restoreOrBuild(KEY, steps(session)), "stored");
+        assertEquals(session.loads, []);
+        assertStringIncludes(logs.join("\n"), "it is a FIFO, not a regular file");
+        assert((await Deno.lstat(path)).isFile, "replaced by a regular file");
+      });
+    });
+  }
 });
 
 Deno.test("the directory keeps to its bounds: entries, bytes, and one state's size", async (t) => {
@@ -175,13 +196,13 @@ Deno.test("the directory keeps to its bounds: entries, bytes, and one state's si
         await cache.restoreOrBuild(keyOf(n), steps(newSession(), state));
         // Used one after the other, a minute apart.
         const used = new Date(Date.now() - (3 - n) * 60_000);
-        await Deno.utime(await cache.pathOf(keyOf(n)), used, used);
+        await Deno.utime(await cache.entryOf(keyOf(n)), used, used);
       }
       // Used again, the first is now the most recent: the second goes when a fourth comes.
       assertEquals(await cache.restoreOrBuild(keyOf(0), steps(newSession(), state)), "restored");
       await cache.restoreOrBuild(keyOf(3), steps(newSession(), state));
-      const kept = await stateFiles(dir);
-      const expected = await Promise.all([0, 2, 3].map(async (n) => await cache.pathOf(keyOf(n))));
+      const kept = await names(dir);
+      const expected = await Promise.all([0, 2, 3].map(async (n) => await cache.entryOf(keyOf(n))));
       assertEquals(kept, expected.map((path) => path.slice(dir.length + 1)).sort());
     }, { maxEntries: 3 });
   });
@@ -190,9 +211,9 @@ Deno.test("the directory keeps to its bounds: entries, bytes, and one state's si
     await withCache(async (cache, dir) => {
       for (let n = 0; n < 5; n++) await cache.restoreOrBuild(keyOf(n), steps(newSession(), state));
       const sizes = await Promise.all(
-        (await stateFiles(dir)).map(async (name) => (await Deno.stat(`${dir}/${name}`)).size),
+        (await names(dir)).map(async (name) => (await Deno.stat(`${dir}/${name}/state`)).size),
       );
-      assertEquals(sizes.length, 2, "two files of ~1.2 KB fit in 3,000 bytes, not three");
+      assertEquals(sizes.length, 2, "two entries of ~1.2 KB fit in 3,000 bytes, not three");
       assert(sizes.reduce((a, b) => a + b) <= 3000);
     }, { maxTotalBytes: 3000 });
   });
@@ -201,22 +222,21 @@ Deno.test("the directory keeps to its bounds: entries, bytes, and one state's si
     await withCache(async (cache, dir, logs) => {
       const session = newSession();
       assertEquals(await cache.restoreOrBuild(KEY, steps(session, state)), "built");
-      assertEquals(await stateFiles(dir), []);
+      assertEquals(await names(dir), []);
       assertStringIncludes(logs.join("\n"), "over the cache's 999-byte limit: it is not kept");
     }, { maxEntryBytes: 999 });
   });
 
   await t.step("what a killed process left is removed once it is an hour old", async () => {
     await withCache(async (cache, dir) => {
-      await Deno.mkdir(`${dir}/.scratch-old`, { recursive: true });
-      await Deno.writeTextFile(`${dir}/.x.state.1.tmp`, "half");
-      await Deno.writeTextFile(`${dir}/.y.state.2.tmp`, "half, and fresh");
+      await Deno.mkdir(`${dir}/.new-old`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/.new-old/state`, "half");
+      await Deno.mkdir(`${dir}/.new-fresh`, { recursive: true });
       const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-      await Deno.utime(`${dir}/.scratch-old`, old, old);
-      await Deno.utime(`${dir}/.x.state.1.tmp`, old, old);
+      await Deno.utime(`${dir}/.new-old`, old, old);
       await cache.restoreOrBuild(KEY, steps(newSession()));
-      const left = await stateFiles(dir);
-      assertEquals(left.filter((name) => name.startsWith(".")), [".y.state.2.tmp"]);
+      const left = await names(dir);
+      assertEquals(left.filter((name) => name.startsWith(".")), [".new-fresh"]);
     });
   });
 });
@@ -255,6 +275,6 @@ Deno.test("a build stopped part way keeps nothing", async () => {
       build: () => Promise.resolve(false),
     });
     assertEquals(outcome, "not_built");
-    assertEquals(await Deno.stat(dir).then(() => stateFiles(dir), () => []), []);
+    assertEquals(await Deno.stat(dir).then(() => names(dir), () => []), []);
   });
 });
