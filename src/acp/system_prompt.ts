@@ -31,29 +31,53 @@ export const SUMMARY_HEADING = "Summary of the conversation so far (older messag
 
 /**
  * The system prompt, naming the tools as this profile offers them: first what every session of
- * the profile shares, then, after a blank line, where this one works and what it was told. The
- * shared part stays the same from project to project, so a new session starts from its kept
- * evaluation (`sharedLength`, src/model/llama_prefix_state.ts) and evaluates only the rest.
+ * the profile shares, then, after a blank line, where this one works and what its project says,
+ * then what this session alone was told. The shared part stays the same from project to project
+ * and the project's part from session to session, so a new session starts from their kept
+ * evaluation (`sharedLength`, `projectLength`, src/model/llama_prefix_state.ts) and evaluates
+ * only the rest.
  */
 export function systemPromptItem(
   session: SessionPlace,
   profile: CompatProfile,
 ): ConversationItem & { readonly role: "system" } {
-  const shared = sharedPart(profile);
-  return { role: "system", text: systemPrompt(session, profile), sharedLength: shared.length };
+  const [shared, project, own] = systemPromptParts(session, profile);
+  return {
+    role: "system",
+    text: [shared, ...project, ...own].join(PARAGRAPH),
+    sharedLength: shared.length,
+    projectLength: [shared, ...project].join(PARAGRAPH).length,
+  };
 }
 
 /** The system prompt's text (`systemPromptItem`). */
 export function systemPrompt(session: SessionPlace, profile: CompatProfile): string {
+  return systemPromptItem(session, profile).text;
+}
+
+const PARAGRAPH = "\n\n";
+
+/**
+ * The system prompt's paragraphs in three parts: what every session of the profile shares, what
+ * every session of the project shares (where it works, the project's instructions), and this
+ * session's own (what SessionStart hooks said, the summary of a compaction).
+ */
+function systemPromptParts(
+  session: SessionPlace,
+  profile: CompatProfile,
+): [shared: string, project: string[], own: string[]] {
   const extra = session.additionalDirectories.length > 0
     ? ` You may also use files under ${session.additionalDirectories.join(", ")}.`
     : "";
   const place = `You work in ${session.cwd}.${extra} Relative paths start there.`;
-  const after = [...(session.projectInstructions ?? []), ...(session.startContext ?? [])];
   const summary = session.contextSummary === undefined || session.contextSummary === ""
     ? []
     : [SUMMARY_HEADING + session.contextSummary];
-  return [sharedPart(profile), place, ...after, ...summary].join("\n\n");
+  return [
+    sharedPart(profile),
+    [place, ...(session.projectInstructions ?? [])],
+    [...(session.startContext ?? []), ...summary],
+  ];
 }
 
 /** What every session of `profile` is told, whatever its project. */

@@ -37,11 +37,14 @@ export function toLlamaHistory(conversation: readonly ConversationItem[]): Llama
 }
 
 /**
- * The history of a system prompt's shared part alone, to be rendered with the same tools: the
- * start its rendering has in common with a whole prompt's is what every session shares.
+ * The history of the start of a system prompt alone (its shared part, or that and the
+ * project's), to be rendered with the same tools: the start its rendering has in common with a
+ * whole prompt's is what every such session has.
  */
-export function sharedPartHistory(sharedText: string): LlamaHistoryItem[] {
-  return [{ type: "system", text: sharedText }, { type: "model", response: [] }];
+export function fixedPartHistory(
+  system: { readonly text: string; readonly sharedLength?: number },
+): LlamaHistoryItem[] {
+  return [...systemItems(system.text, system.sharedLength), { type: "model", response: [] }];
 }
 
 /**

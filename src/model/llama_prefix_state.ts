@@ -1,17 +1,20 @@
 /**
  * A new session's first turn without the fixed prompt: the system prompt's shared part and the
  * tool definitions (~900 tokens, 15–60 s on a busy CPU) are evaluated once, their state kept in
- * the user's cache (prefix_state_cache.ts), and each new session starts from it, so its first
- * turn evaluates only what is its own: its project, its instructions, the user's words.
+ * the user's cache (prefix_state_cache.ts), and each new session starts from it; and so is the
+ * project's part after it (where the session works, the project's instructions), so a new
+ * session of a project seen before evaluates only what is its own: what SessionStart hooks said
+ * and the user's words.
  *
  * What is shared is the start of the prompt that does not depend on the session: the tokens the
- * prompt has in common with the shared system text rendered alone with the same tools. Any chat
- * wrapper renders both the same way, so whatever it does with the tools, the prefix is exactly
- * what every such session's prompt starts with. For it to hold the tools, they must come before
- * the project's part: node-llama-cpp's wrappers put them in a system message after all the
- * system messages, so `placeToolsAfterSharedPrompt` puts that message right after the first one
- * (the shared part; llama_history.ts splits the system prompt there). A wrapper that renders the
- * tools itself (a Jinja template with native tools) keeps its own order, and shares less.
+ * prompt has in common with the system prompt's start (its shared part; that and the project's)
+ * rendered alone with the same tools. Any chat wrapper renders both the same way, so whatever it
+ * does with the tools, such a prefix is exactly what every such session's prompt starts with.
+ * For the shared prefix to hold the tools, they must come before the project's part:
+ * node-llama-cpp's wrappers put them in a system message after all the system messages, so
+ * `placeToolsAfterSharedPrompt` puts that message right after the first one (the shared part;
+ * llama_history.ts splits the system prompt there). A wrapper that renders the tools itself (a
+ * Jinja template with native tools) keeps its own order, and shares less across projects.
  *
  * A state is only ever loaded into the model it was made with: its key names the model file
  * (real path, size, modification time), node-llama-cpp and llama.cpp, the device, the context's
@@ -22,7 +25,7 @@
 import type { ChatWrapper, LlamaContextSequence, Token } from "node-llama-cpp";
 import { errorMessage } from "../error.ts";
 import {
-  type PrefixOutcome,
+  type LoadCheck,
   type PrefixStateCache,
   type PrefixStateKey,
   sha256Hex,
@@ -64,17 +67,46 @@ export function commonPrefix(prompt: readonly Token[], shared: readonly Token[])
 }
 
 /**
- * Puts `prefix` into the empty `sequence`: its state from the cache, or evaluated (and kept for
- * the next session). "not_built" when `signal` stopped it part way.
+ * Puts the longest of `prefixes` (each the start of the next) into the empty `sequence`: the
+ * longest one kept in the cache, then each longer one evaluated from there and kept for the next
+ * session. A session of a project seen before starts after the project's part; the first of a
+ * new project after the shared part. False when `signal` stopped it part way.
  */
-export async function startFromPrefix(
+export async function startFromPrefixes(
+  sequence: LlamaContextSequence,
+  prefixes: readonly (readonly Token[])[],
+  states: PrefixStates,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const keyed = await Promise.all(
+    prefixes.map(async (prefix) => ({ prefix, key: await keyOf(sequence, prefix, states) })),
+  );
+  for (const { prefix, key } of keyed.toReversed()) {
+    if (await states.cache.restore(key, loadStep(sequence, prefix))) break;
+  }
+  for (const { prefix, key } of keyed) {
+    // Held already: a longer prefix was loaded, or this one was.
+    if (sequence.nextTokenIndex >= prefix.length) continue;
+    const outcome = await states.cache.restoreOrBuild(key, {
+      load: loadStep(sequence, prefix),
+      build: () => evaluate(sequence, prefix.slice(sequence.nextTokenIndex), signal),
+      async save(path) {
+        await sequence.saveStateToFile(path);
+      },
+    });
+    if (outcome === "not_built") return false;
+  }
+  return true;
+}
+
+/** What identifies the state of `prefix` in the context of `sequence`. */
+async function keyOf(
   sequence: LlamaContextSequence,
   prefix: readonly Token[],
   states: PrefixStates,
-  signal: AbortSignal,
-): Promise<PrefixOutcome> {
+): Promise<PrefixStateKey> {
   const context = sequence.context;
-  const key: PrefixStateKey = {
+  return {
     ...states.key,
     contextSize: context.contextSize,
     flashAttention: String(context.flashAttention),
@@ -83,32 +115,38 @@ export async function startFromPrefix(
     prefixTokens: prefix.length,
     prefixSha256: await sha256Hex(new Uint8Array(Uint32Array.from(prefix).buffer)),
   };
-  return await states.cache.restoreOrBuild(key, {
-    async load(path) {
-      try {
-        await sequence.loadStateFromFile(path, { acceptRisk: true });
-      } catch (error) {
-        await sequence.clearHistory();
-        return { ok: false, reason: `llama.cpp cannot load it: ${errorMessage(error)}` };
-      }
-      const held = sequence.contextTokens;
-      if (held.length === prefix.length && held.every((token, i) => token === prefix[i])) {
-        return { ok: true };
-      }
+}
+
+/** Loads a state into `sequence`, which must then hold exactly `prefix`. */
+function loadStep(
+  sequence: LlamaContextSequence,
+  prefix: readonly Token[],
+): (path: string) => Promise<LoadCheck> {
+  return async (path) => {
+    try {
+      await sequence.loadStateFromFile(path, { acceptRisk: true });
+    } catch (error) {
       await sequence.clearHistory();
-      return { ok: false, reason: "it holds other tokens than the prompt's" };
-    },
-    async build() {
-      for (let at = 0; at < prefix.length; at += BUILD_STEP_TOKENS) {
-        if (signal.aborted) return false;
-        await sequence.evaluateWithoutGeneratingNewTokens(
-          prefix.slice(at, at + BUILD_STEP_TOKENS),
-        );
-      }
-      return !signal.aborted;
-    },
-    async save(path) {
-      await sequence.saveStateToFile(path);
-    },
-  });
+      return { ok: false, reason: `llama.cpp cannot load it: ${errorMessage(error)}` };
+    }
+    const held = sequence.contextTokens;
+    if (held.length === prefix.length && held.every((token, i) => token === prefix[i])) {
+      return { ok: true };
+    }
+    await sequence.clearHistory();
+    return { ok: false, reason: "it holds other tokens than the prompt's" };
+  };
+}
+
+/** Evaluates `tokens` after what `sequence` holds; false when `signal` stopped it. */
+async function evaluate(
+  sequence: LlamaContextSequence,
+  tokens: readonly Token[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  for (let at = 0; at < tokens.length; at += BUILD_STEP_TOKENS) {
+    if (signal.aborted) return false;
+    await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(at, at + BUILD_STEP_TOKENS));
+  }
+  return !signal.aborted;
 }

@@ -30,13 +30,13 @@ import type { ChatFormat } from "./chat_format.ts";
 import { ContextFullError } from "./context_full_error.ts";
 import type { GrammarCache } from "./llama_grammars.ts";
 import { type LlamaFunctions, toLlamaFunctions } from "./llama_functions.ts";
-import { type LlamaHistoryItem, sharedPartHistory, toLlamaHistory } from "./llama_history.ts";
+import { fixedPartHistory, type LlamaHistoryItem, toLlamaHistory } from "./llama_history.ts";
 import {
   commonPrefix,
   MIN_PREFIX_TOKENS,
   placeToolsAfterSharedPrompt,
   type PrefixStates,
-  startFromPrefix,
+  startFromPrefixes,
 } from "./llama_prefix_state.ts";
 import type {
   ConversationItem,
@@ -131,18 +131,28 @@ export class LlamaSession implements ModelSession {
   }
 
   /**
-   * The start of `prompt` every session with this system prompt's shared part and these tools
-   * has (llama_prefix_state.ts); empty where the system prompt says of no shared part.
+   * The starts of `prompt` that other sessions share (llama_prefix_state.ts), shortest first:
+   * what every session with this system prompt's shared part and these tools has, then what
+   * every session of this project has too. Empty where the system prompt marks no shared part.
    */
-  #sharedPrefix(
+  #fixedPrefixes(
     conversation: readonly ConversationItem[],
     functions: LlamaFunctions | undefined,
     prompt: readonly Token[],
-  ): Token[] {
+  ): Token[][] {
     const first = conversation[0];
     if (first?.role !== "system" || first.sharedLength === undefined) return [];
-    const alone = sharedPartHistory(first.text.slice(0, first.sharedLength));
-    return commonPrefix(prompt, this.#promptTokens(alone, functions));
+    const lengths = [first.sharedLength, first.projectLength ?? first.sharedLength];
+    const prefixes: Token[][] = [];
+    for (const length of lengths) {
+      const alone = fixedPartHistory({ ...first, text: first.text.slice(0, length) });
+      const prefix = commonPrefix(prompt, this.#promptTokens(alone, functions));
+      // Only a prefix long enough to be worth a state, and longer than the one before it.
+      if (prefix.length >= Math.max(MIN_PREFIX_TOKENS, (prefixes.at(-1)?.length ?? 0) + 1)) {
+        prefixes.push(prefix);
+      }
+    }
+    return prefixes;
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
@@ -177,11 +187,14 @@ export class LlamaSession implements ModelSession {
     if (request.signal.aborted) return finish("cancelled");
     if (this.prefixStates !== undefined && sequence.nextTokenIndex === 0) {
       // A new session: its fixed prompt from the cache, or evaluated and kept for the next one.
-      const prefix = this.#sharedPrefix(request.conversation, functions, promptTokens);
-      if (prefix.length >= MIN_PREFIX_TOKENS) {
-        const outcome = await startFromPrefix(sequence, prefix, this.prefixStates, request.signal);
-        if (outcome === "not_built") return finish("cancelled");
-      }
+      const prefixes = this.#fixedPrefixes(request.conversation, functions, promptTokens);
+      const started = await startFromPrefixes(
+        sequence,
+        prefixes,
+        this.prefixStates,
+        request.signal,
+      );
+      if (!started) return finish("cancelled");
     }
 
     let response: LlamaChatResponse<NonNullable<typeof functions>> | LlamaChatResponse;

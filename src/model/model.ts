@@ -41,6 +41,12 @@ export type ConversationItem =
      * and puts the tool definitions right after it. Absent: nothing is known to be shared.
      */
     readonly sharedLength?: number;
+    /**
+     * How much of `text` every session of this project shares (`sharedLength`'s part, where it
+     * works and the project's instructions), what follows being this session's own: a backend
+     * may keep the evaluated state of that part too.
+     */
+    readonly projectLength?: number;
   }
   | { readonly role: "user"; readonly text: string }
   | { readonly role: "assistant"; readonly segments: readonly AssistantSegment[] };

@@ -130,8 +130,20 @@ export class PrefixStateCache {
     return await this.#store(entry, key, steps) ? "stored" : "built";
   }
 
+  /**
+   * Loads the state of `key` where a good entry holds it (true); a bad entry is said and
+   * removed. It neither builds nor waits for a session building it.
+   */
+  async restore(key: PrefixStateKey, load: PrefixStateSteps["load"]): Promise<boolean> {
+    return await this.#restore(await this.entryOf(key), key, { load });
+  }
+
   /** True when the state of `entry` was loaded; a bad entry is said and removed. */
-  async #restore(entry: string, key: PrefixStateKey, steps: PrefixStateSteps): Promise<boolean> {
+  async #restore(
+    entry: string,
+    key: PrefixStateKey,
+    steps: Pick<PrefixStateSteps, "load">,
+  ): Promise<boolean> {
     let problem: string;
     try {
       problem = await this.#checkedState(entry, key) ?? "";

@@ -2,11 +2,11 @@
  * The system prompt's order: what every session of a profile shares first, so that its
  * evaluated state serves every project, then where this session works and what it was told.
  */
-import { systemPromptItem } from "../../src/acp/system_prompt.ts";
+import { SUMMARY_HEADING, systemPromptItem } from "../../src/acp/system_prompt.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 
-Deno.test("the shared part is the same in every project and names no project; the place follows it", () => {
+Deno.test("the shared part is the same in every project and names none; the project's part follows, then the session's own", () => {
   const profile = compatProfile("llama");
   const here = systemPromptItem({ cwd: "/work/app", additionalDirectories: [] }, profile);
   const there = systemPromptItem({
@@ -23,13 +23,17 @@ Deno.test("the shared part is the same in every project and names no project; th
     here.text.slice(here.sharedLength!),
     "\n\nYou work in /work/app. Relative paths start there.",
   );
-  const own = there.text.slice(there.sharedLength!);
-  assertStringIncludes(
-    own,
+  // The project's part: where it works and what its instructions say; then the session's own.
+  assertEquals(
+    there.text.slice(there.sharedLength!, there.projectLength!),
     "\n\nYou work in /home/someone/other. You may also use files under /data. Relative paths " +
-      "start there.\n\nUse tabs.\n\nBranch: main\n\n",
+      "start there.\n\nUse tabs.",
   );
-  assert(own.endsWith("We fixed the parser."), own);
+  assertEquals(
+    there.text.slice(there.projectLength!),
+    `\n\nBranch: main\n\n${SUMMARY_HEADING}We fixed the parser.`,
+  );
+  assertEquals(here.projectLength, here.text.length, "nothing of its own yet");
 });
 
 Deno.test("each profile's shared part names its own tools", () => {

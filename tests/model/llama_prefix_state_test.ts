@@ -1,7 +1,8 @@
 /**
  * A new session's first turn without the fixed prompt, on the real llama path: the first
  * session evaluates its whole prompt and keeps the state of the shared part (the system prompt's
- * first part and the tools); the next, in another project too, evaluates only its own tokens.
+ * first part and the tools) and of its project's part; the next session of the project evaluates
+ * only the user's words, one of another project its place line and the user's words.
  * The state is never used for another model, tool set or prompt, and a corrupt file is said,
  * ignored and replaced. (Across processes: tests/e2e/prefix_state_stdio_test.ts.)
  */
@@ -53,12 +54,14 @@ async function firstTurn(
 }
 
 /**
- * The most a first turn of `cwd` may evaluate once the shared part is kept: its own words (the
- * place line and the user's text) and the chat template's frame around them.
+ * The most a first turn may evaluate once its fixed prompt is kept: its own words (for a new
+ * project `cwd`, its place line; the user's text) and the chat template's frame around them.
  */
-function ownTokens(session: ModelSession, cwd: string): number {
-  const own = `\n\nYou work in ${cwd}. Relative paths start there.` + USER_TEXT;
-  return session.countTextTokens!(own) + 16;
+function ownTokens(session: ModelSession, newProject?: string): number {
+  const place = newProject === undefined
+    ? ""
+    : `\n\nYou work in ${newProject}. Relative paths start there.`;
+  return session.countTextTokens!(place + USER_TEXT) + 16;
 }
 
 interface Place {
@@ -103,12 +106,16 @@ Deno.test("a new session's first turn evaluates only its own tokens once the fix
       const evaluatedFirst = await firstTurn(first, conversation("/work/app"), tools());
       assertEquals([evaluatedFirst.text, evaluatedFirst.tokens.prompt], [REPLY_TEXT, prompt]);
       assertEquals(evaluatedFirst.tokens.evaluated, prompt, "the first session evaluates it all");
-      assertEquals((await entries(states)).length, 1);
+      assertEquals((await entries(states)).length, 2, "the shared part, and the project's");
 
-      // The same project, and another one: only the place and the user's words are new.
-      for (const cwd of ["/work/app", "/home/someone/other-project"]) {
+      // The same project: only the user's words are new. Another: its place line too.
+      const cases: [cwd: string, newProject: boolean][] = [
+        ["/work/app", false],
+        ["/home/someone/other", true],
+      ];
+      for (const [cwd, newProject] of cases) {
         const session = await model.openSession();
-        const limit = ownTokens(session, cwd);
+        const limit = ownTokens(session, newProject ? cwd : undefined);
         const result = await firstTurn(session, conversation(cwd), tools());
         assertEquals(result.text, REPLY_TEXT);
         assert(
@@ -116,7 +123,7 @@ Deno.test("a new session's first turn evaluates only its own tokens once the fix
           `${cwd}: evaluated ${result.tokens.evaluated} of ${result.tokens.prompt} (own ${limit})`,
         );
       }
-      assertEquals((await entries(states)).length, 1, "one state for both projects");
+      assertEquals((await entries(states)).length, 3, "one shared, one per project");
       assertEquals(logs.filter((line) => line.includes("prompt state")), []);
     } finally {
       await model.dispose();
@@ -131,7 +138,7 @@ Deno.test("a new session's first turn evaluates only its own tokens once the fix
     });
     try {
       const session = await again.openSession();
-      const limit = ownTokens(session, "/work/app");
+      const limit = ownTokens(session);
       const result = await firstTurn(session, conversation("/work/app"), tools());
       assert(result.tokens.evaluated <= limit, `evaluated ${result.tokens.evaluated}`);
     } finally {
@@ -176,7 +183,7 @@ Deno.test("a kept state is not used for another tool set, profile, model or cont
         await other.dispose();
       }
     }
-    assertEquals((await entries(states)).length, 5, "each kept its own");
+    assertEquals((await entries(states)).length, 10, "each kept its own two");
   });
 });
 
@@ -190,18 +197,21 @@ Deno.test("a corrupt state file is said, ignored and replaced, and the answer is
     });
     try {
       await firstTurn(await model.openSession(), conversation("/p"), tools());
-      const [entry] = await entries(states);
-      const file = `${entry}/state`;
-      const bytes = await Deno.readFile(file);
-      // The state's last bytes garbled, the header left as it was.
-      const garbled = bytes.map((byte, at) => at >= bytes.byteLength - 100 ? byte ^ 0xff : byte);
-      await Deno.writeFile(file, garbled);
+      // Every kept state's last bytes garbled, its header left as it was.
+      const kept = await entries(states);
+      for (const entry of kept) {
+        const bytes = await Deno.readFile(`${entry}/state`);
+        const garbled = bytes.map((byte, at) => at >= bytes.byteLength - 100 ? byte ^ 0xff : byte);
+        await Deno.writeFile(`${entry}/state`, garbled);
+      }
       const result = await firstTurn(await model.openSession(), conversation("/p"), tools());
       assertEquals([result.text, result.tokens.evaluated], [REPLY_TEXT, result.tokens.prompt]);
-      assertStringIncludes(logs.join("\n"), `The cached prompt state "${entry}" is not usable`);
+      for (const entry of kept) {
+        assertStringIncludes(logs.join("\n"), `The cached prompt state "${entry}" is not usable`);
+      }
       // Replaced: the next session starts from it.
       const next = await model.openSession();
-      const limit = ownTokens(next, "/p");
+      const limit = ownTokens(next);
       const after = await firstTurn(next, conversation("/p"), tools());
       assert(after.tokens.evaluated <= limit, `evaluated ${after.tokens.evaluated}`);
     } finally {
@@ -241,7 +251,7 @@ testOnParts(
       try {
         const answer = async (cwd: string) => {
           const session = await model.openSession();
-          const limit = ownTokens(session, cwd);
+          const limit = ownTokens(session);
           const result = await session.generate({
             conversation: conversation(cwd),
             tools: tools(),
