@@ -12,7 +12,12 @@ import { COMPAT_FLAG, compatProfileFromFlags } from "./compat_flag.ts";
 import { parseCommandLine, renderHelp } from "./parse_command_line.ts";
 import { fail } from "./start_command.ts";
 import { createProgressReporter } from "./progress_reporter.ts";
-import { type ModelFlags, type ModelSetup, modelSetupOf } from "./acp_model_flags.ts";
+import {
+  type ModelFlags,
+  type ModelSetup,
+  modelSetupOf,
+  unusedWithEndpoint,
+} from "./acp_model_flags.ts";
 import { createToolKit } from "../agent/tool_kits.ts";
 import { errorMessage } from "../error.ts";
 import type { ChatFormat } from "../model/chat_format.ts";
@@ -74,6 +79,19 @@ const spec: CommandSpec = {
       valueName: "N",
       description: "Context size in tokens, as you would pass it to acp",
     },
+    {
+      name: "threads",
+      type: "string",
+      valueName: "N",
+      description: "CPU threads for a model in this process, as you would pass them to acp",
+    },
+    {
+      name: "gpu",
+      type: "string",
+      valueName: "MODE",
+      choices: ["auto", "off"],
+      description: "Use a GPU for a model in this process when one is usable (default: auto)",
+    },
     COMPAT_FLAG,
     { name: "json", type: "boolean", description: "Print the report as JSON" },
   ],
@@ -101,10 +119,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       'Name the model to check: --model PATH|hf:OWNER/REPO[:FILE], or --endpoint URL (run "llama-agent doctor --help" for usage)',
     ).exitCode;
   }
-  const ctxSize = text("ctx-size");
-  if (ctxSize !== undefined && !/^[1-9][0-9]*$/.test(ctxSize)) {
-    return fail(io, `--ctx-size must be a positive integer, got ${JSON.stringify(ctxSize)}`)
-      .exitCode;
+  const numbers: Record<string, number | undefined> = {};
+  for (const name of ["ctx-size", "threads"]) {
+    const value = text(name);
+    if (value !== undefined && !/^[1-9][0-9]*$/.test(value)) {
+      return fail(io, `--${name} must be a positive integer, got ${JSON.stringify(value)}`)
+        .exitCode;
+    }
+    numbers[name] = value === undefined ? undefined : Number(value);
   }
   const chosen = compatProfileFromFlags(flags, io);
   if (!chosen.ok) return fail(io, chosen.message).exitCode;
@@ -112,11 +134,16 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     model: text("model"),
     endpoint: text("endpoint"),
     apiKeyEnv: text("api-key-env"),
-    contextSize: ctxSize === undefined ? undefined : Number(ctxSize),
+    contextSize: numbers["ctx-size"],
+    threads: numbers["threads"],
+    gpu: text("gpu"),
   };
   const readable = { launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd, home: io.env("HOME") };
   const setup = await modelSetupOf(modelFlags, io, readable);
   if (!setup.ok) return fail(io, setup.message).exitCode;
+  for (const flag of unusedWithEndpoint(modelFlags)) {
+    io.stderr(`${flag} is for a model in this process; the server at --endpoint decides its own\n`);
+  }
 
   // The report is stdout; whatever node-llama-cpp prints goes to stderr.
   await io.routeConsoleToStderr();
@@ -212,7 +239,8 @@ async function openChecked(
   const progress = createProgressReporter(io);
   const model = await openModel(setup.source, {
     contextSize: flags.contextSize,
-    gpu: "auto",
+    threads: flags.threads,
+    gpu: flags.gpu === "off" ? "off" : "auto",
     cacheDir: modelCacheDir(io.env),
     signal,
     onProgress: (stage, fraction) =>

@@ -235,6 +235,8 @@ Deno.test("usage errors exit 2 with a message that says what to pass", async () 
         '--ctx-size must be a positive integer, got "lots"',
       ],
       [["--model", "x.gguf", "--compat", "claud"], 'did you mean "claude"?'],
+      [["--model", "x.gguf", "--threads", "0"], '--threads must be a positive integer, got "0"'],
+      [["--model", "x.gguf", "--gpu", "cuda"], '"auto", "off"'],
       [["--model", "missing.gguf"], "missing.gguf"],
       [["--model", "notes.txt"], "notes.txt"],
       [["--model", "x.gguf", "--api-key-env", "KEY"], "--api-key-env is for --endpoint"],
@@ -256,7 +258,7 @@ Deno.test("doctor --help names every flag, the verdicts and the exit codes", asy
     assertEquals(run.code, 0);
     assertEquals(
       doctorCommand.spec.flags.map((flag) => flag.name),
-      ["model", "endpoint", "api-key-env", "ctx-size", "compat", "json"],
+      ["model", "endpoint", "api-key-env", "ctx-size", "threads", "gpu", "compat", "json"],
     );
     for (const flag of doctorCommand.spec.flags) assertStringIncludes(run.stdout, `--${flag.name}`);
     assertStringIncludes(run.stdout, "unsuitable");
@@ -354,8 +356,9 @@ Deno.test("an endpoint that takes the tools and whose model calls them is ready;
         const call = rightCall(task.id);
         server.reply(callReply(call.name, call.input));
       }
-      const run = await doctor(["--endpoint", server.baseUrl, "--json"], dir);
+      const run = await doctor(["--endpoint", server.baseUrl, "--threads", "2", "--json"], dir);
       assertEquals(run.code, 0, run.stderr);
+      assertStringIncludes(run.stderr, "--threads is for a model in this process");
       const report = reportOf(run);
       assertEquals(report.verdict, "ready");
       assertEquals(report.where, "endpoint");
