@@ -22,7 +22,7 @@
  * the prompt's words and the chat template. After a load the sequence must hold exactly the
  * prefix's tokens, else the state is dropped and evaluated again.
  */
-import type { ChatWrapper, LlamaContextSequence, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatWrapper, LlamaContextSequence, Token } from "node-llama-cpp";
 import { errorMessage } from "../error.ts";
 import {
   type LoadCheck,
@@ -53,7 +53,10 @@ export function placeToolsAfterSharedPrompt(wrapper: ChatWrapper): void {
   wrapper.addAvailableFunctionsSystemMessageToHistory = (history, functions, options) => {
     const [first, ...rest] = history;
     if (first?.type !== "system") return place(history, functions, options);
-    return [...place([first], functions, options), ...rest];
+    // Placed where the wrapper places them before a first user message; that one taken out.
+    const end: ChatHistoryItem = { type: "user", text: "" };
+    const placed = place([first, end], functions, options).filter((item) => item !== end);
+    return [...placed, ...rest];
   };
 }
 

@@ -8,7 +8,10 @@
  */
 import { createToolKit } from "../../src/agent/tool_kits.ts";
 import { systemPromptItem } from "../../src/acp/system_prompt.ts";
+import { toLlamaFunctions } from "../../src/model/llama_functions.ts";
+import { toLlamaHistory } from "../../src/model/llama_history.ts";
 import { type LlamaRuntime, openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import { placeToolsAfterSharedPrompt } from "../../src/model/llama_prefix_state.ts";
 import type {
   ConversationItem,
   GenerateResult,
@@ -276,3 +279,34 @@ testOnParts(
     });
   },
 );
+
+Deno.test("the tools go right after the system prompt's shared part; without tools the text is as one message", async () => {
+  const { ChatMLChatWrapper, QwenChatWrapper } = await import("node-llama-cpp");
+  const item = conversation("/work/app")[0]!;
+  assert(item.role === "system");
+  const shared = item.text.slice(0, item.sharedLength);
+  const functions = toLlamaFunctions(tools());
+  for (const wrapper of [new ChatMLChatWrapper(), new QwenChatWrapper()]) {
+    placeToolsAfterSharedPrompt(wrapper);
+    const render = (withTools: boolean) =>
+      wrapper.generateContextState({
+        chatHistory: toLlamaHistory(conversation("/work/app")),
+        availableFunctions: withTools ? functions : undefined,
+      }).contextText.toString();
+    const text = render(true);
+    const [atShared, atTools, atPlace] = [
+      text.indexOf(shared),
+      text.indexOf("Search file contents for a regular expression"),
+      text.indexOf("You work in /work/app."),
+    ];
+    assert(0 <= atShared && atShared < atTools && atTools < atPlace, wrapper.wrapperName);
+    // Without tools, the split prompt renders as the one message it was.
+    const whole = wrapper.generateContextState({
+      chatHistory: toLlamaHistory([{ role: "system", text: item.text }, {
+        role: "user",
+        text: USER_TEXT,
+      }]),
+    }).contextText.toString();
+    assertEquals(render(false), whole, wrapper.wrapperName);
+  }
+});
