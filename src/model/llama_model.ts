@@ -17,6 +17,8 @@ import type { ChatFormat } from "./chat_format.ts";
 import { GrammarCache } from "./llama_grammars.ts";
 import type { PrefixStates } from "./llama_prefix_state.ts";
 import { LlamaSession, refuseContextShift } from "./llama_session.ts";
+import { LlamaToolChoice } from "./llama_tool_choice.ts";
+import type { ToolChoice } from "./tool_choice_grammar.ts";
 import type { Model, ModelSession } from "./model.ts";
 import { PrefixStateCache } from "./prefix_state_cache.ts";
 
@@ -39,6 +41,11 @@ export interface LlamaModelLoadOptions {
    * (prefix_state_cache.ts); without it, each new session evaluates its whole prompt.
    */
   readonly prefixStateDir?: string;
+  /**
+   * How an answer's first tokens are chosen where the model's calls use node-llama-cpp's generic
+   * syntax (tool_choice_grammar.ts); default `free`, as node-llama-cpp does it.
+   */
+  readonly toolChoice?: ToolChoice;
   onProgress?(fraction: number): void;
 }
 
@@ -155,7 +162,11 @@ async function loadModel(
       const { LlamaChat } = await import("node-llama-cpp");
       const sequence = context.getSequence({ contextShift: { size: refuseContextShift } });
       const chat = new LlamaChat({ contextSequence: sequence });
-      return new LlamaSession(model, context, chat, grammars, prefixStates);
+      const toolChoice = await LlamaToolChoice.forWrapper(
+        chat.chatWrapper,
+        options.toolChoice ?? "free",
+      );
+      return new LlamaSession(model, context, chat, grammars, prefixStates, toolChoice);
     },
     dispose: () => model.dispose(),
   };

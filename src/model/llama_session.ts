@@ -5,7 +5,9 @@
  * the kept state of its fixed prompt (llama_prefix_state.ts).
  *
  * A request with a `responseSchema` is generated under a JSON-schema grammar (no functions: the
- * two cannot be combined in one call; llama_grammars.ts).
+ * two cannot be combined in one call; llama_grammars.ts). A request with tools may have its first
+ * tokens chosen under a grammar first, where the chat wrapper's call syntax is node-llama-cpp's
+ * generic one (llama_tool_choice.ts).
  *
  * A conversation is never cut to fit. node-llama-cpp's own answer to a history longer than the
  * context is a context shift: `LlamaChat` drops the first responses and the sequence erases its
@@ -31,6 +33,7 @@ import { ContextFullError } from "./context_full_error.ts";
 import type { GrammarCache } from "./llama_grammars.ts";
 import { type LlamaFunctions, toLlamaFunctions } from "./llama_functions.ts";
 import { fixedPartHistory, type LlamaHistoryItem, toLlamaHistory } from "./llama_history.ts";
+import { type LlamaToolChoice, usesGenericCallSyntax } from "./llama_tool_choice.ts";
 import {
   commonPrefix,
   MIN_PREFIX_TOKENS,
@@ -77,6 +80,8 @@ export class LlamaSession implements ModelSession {
     private readonly grammars: GrammarCache,
     /** Where a new session's fixed prompt is kept and found; none, it is always evaluated. */
     private readonly prefixStates?: PrefixStates,
+    /** How an answer's first tokens are chosen; none, as node-llama-cpp does it. */
+    private readonly toolChoice?: LlamaToolChoice,
   ) {
     placeToolsAfterSharedPrompt(chat.chatWrapper);
   }
@@ -101,22 +106,13 @@ export class LlamaSession implements ModelSession {
     return this.model.tokenize(text).length;
   }
 
-  /**
-   * The chat wrapper node-llama-cpp resolved for the model, and whether its calls are its own:
-   * the generic syntax is `ChatWrapper.defaultSettings.functions`, shared or copied.
-   */
+  /** The chat wrapper node-llama-cpp resolved for the model, and whether its calls are its own. */
   async chatFormat(): Promise<ChatFormat> {
-    const { ChatWrapper } = await import("node-llama-cpp");
     const wrapper = this.chat.chatWrapper;
-    const generic = ChatWrapper.defaultSettings.functions;
-    const own = wrapper.settings.functions;
-    const sameText = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
     return {
       wrapper: wrapper.wrapperName,
       chatTemplate: typeof this.model.fileInfo.metadata.tokenizer?.chat_template === "string",
-      toolCalls: own === generic || sameText(own.call.prefix, generic.call.prefix)
-        ? "generic"
-        : "native",
+      toolCalls: await usesGenericCallSyntax(wrapper) ? "generic" : "native",
     };
   }
 
@@ -197,26 +193,36 @@ export class LlamaSession implements ModelSession {
       if (!started) return finish("cancelled");
     }
 
+    const choice = functions === undefined ? undefined : this.toolChoice;
     let response: LlamaChatResponse<NonNullable<typeof functions>> | LlamaChatResponse;
     try {
-      response = await this.chat.generateResponse(history, {
-        ...(grammar === undefined ? { functions } : { grammar }),
-        signal: request.signal,
-        stopOnAbortSignal: true,
-        maxTokens,
-        // Never shift (see the file's comment); the sequence's own shift is refused likewise.
-        contextShift: { size: refuseContextShift },
-        onResponseChunk: (chunk) => {
-          if (chunk.text === "") return;
-          if (chunk.type === undefined) {
-            text += chunk.text;
-            request.onTextChunk(chunk.text);
-          } else if (chunk.segmentType === "thought") {
-            thought += chunk.text;
-            request.onThoughtChunk(chunk.text);
-          }
-        },
-      });
+      const callFirst = choice !== undefined &&
+        await choice.startsWithCall(
+          sequence,
+          promptTokens,
+          Object.keys(functions ?? {}),
+          request.signal,
+        );
+      const respond = () =>
+        this.chat.generateResponse(history, {
+          ...(grammar === undefined ? { functions } : { grammar }),
+          signal: request.signal,
+          stopOnAbortSignal: true,
+          maxTokens,
+          // Never shift (see the file's comment); the sequence's own shift is refused likewise.
+          contextShift: { size: refuseContextShift },
+          onResponseChunk: (chunk) => {
+            if (chunk.text === "") return;
+            if (chunk.type === undefined) {
+              text += chunk.text;
+              request.onTextChunk(chunk.text);
+            } else if (chunk.segmentType === "thought") {
+              thought += chunk.text;
+              request.onThoughtChunk(chunk.text);
+            }
+          },
+        });
+      response = callFirst ? await choice.forcingCall(respond) : await respond();
     } catch (error) {
       // Aborted before any text: node-llama-cpp throws the signal's reason instead of returning.
       if (request.signal.aborted) return finish("cancelled");
