@@ -8,6 +8,13 @@
  * session frees its memory at once (one shared context would need its sequence count up front).
  * What a session does with its context is llama_session.ts; where its fixed prompt's evaluated
  * state is kept, llama_prefix_state.ts.
+ *
+ * Threads: by default as many as llama.cpp counts cores useful for math (`common_cpu_get_num_math`:
+ * physical cores, without a core's second hardware thread or an Intel hybrid CPU's efficiency
+ * cores), which is what llama.cpp's own tools and llama-bench default to. More threads than that
+ * share a core's arithmetic units and make llama.cpp's threads wait on each other (llama.cpp
+ * issue #19110: 9 tok/s on 8 physical cores, 2.5 tok/s on their 16 hardware threads);
+ * bench/first_token.ts measures both on the machine at hand.
  */
 import { basename } from "node:path";
 import type { Llama, LlamaContext, LlamaModel } from "node-llama-cpp";
@@ -34,7 +41,7 @@ export interface LlamaRuntimeOptions {
 export interface LlamaModelLoadOptions {
   readonly modelPath: string;
   readonly contextSize?: number;
-  /** CPU threads per context; default: the machine's core count. */
+  /** CPU threads per context; default: `defaultThreads`, llama.cpp's count of physical cores. */
   readonly threads?: number;
   /**
    * Where the evaluated state of a new session's fixed prompt is kept and found
@@ -122,6 +129,11 @@ export async function openLlamaRuntime(options: LlamaRuntimeOptions): Promise<Ll
   };
 }
 
+/** The threads a context gets by default: llama.cpp's count of cores useful for math. */
+export function defaultThreads(llama: Llama): number {
+  return Math.max(1, llama.cpuMathCores);
+}
+
 async function loadModel(
   llama: Llama,
   options: LlamaModelLoadOptions,
@@ -140,7 +152,7 @@ async function loadModel(
       cause: error,
     });
   }
-  const threads = options.threads ?? navigator.hardwareConcurrency;
+  const threads = options.threads ?? defaultThreads(llama);
   const contextSize = options.contextSize ?? { max: DEFAULT_MAX_CONTEXT_SIZE };
   const grammars = new GrammarCache(llama);
   const prefixStates = options.prefixStateDir === undefined
