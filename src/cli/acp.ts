@@ -101,7 +101,7 @@ const spec: CommandSpec = {
       name: "threads",
       type: "string",
       valueName: "N",
-      description: "CPU threads for inference (default: the number of physical cores)",
+      description: "CPU threads for inference (default: the physical cores llama.cpp counts)",
     },
     {
       name: "gpu",
