@@ -193,7 +193,14 @@ function fixedPromptTokens(cwd: string): number {
 
 async function compactionCost(modelPath: string, contextSize: number): Promise<void> {
   const { loadLlamaModel } = await import("../src/model/llama_model.ts");
-  const model = await loadLlamaModel({ modelPath, contextSize, gpu: "off", log: () => {} });
+  // One thread: two spinning on two busy cores stretch a turn tenfold, and the figure is a ratio.
+  const model = await loadLlamaModel({
+    modelPath,
+    contextSize,
+    threads: 1,
+    gpu: "off",
+    log: () => {},
+  });
   try {
     const session = await model.openSession();
     const counter = tokenCounterOf(session);
