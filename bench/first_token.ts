@@ -12,6 +12,8 @@
  *   deno run -A bench/first_token.ts                     # SmolLM2-135M and a random-weights one
  *   deno run -A bench/first_token.ts --model m.gguf      # another model
  *   deno run -A bench/first_token.ts --runs 5 --ctx 4096 # more runs; another context size
+ *   deno run -A bench/first_token.ts --no-cache          # threads only (--no-threads: cache only)
+ *   deno run -A bench/first_token.ts --no-cache --counts 1,4  # only these thread counts
  *
  * SmolLM2-135M-Instruct is taken from the test parts (tools/install_test_parts.sh) when they are
  * installed; the random-weights model of its shape is written into a temporary directory.
@@ -308,23 +310,31 @@ async function benchThreads(
   contextSize: number,
   runs: number,
   table: string[],
+  counts?: readonly number[],
 ): Promise<void> {
   const logical = navigator.hardwareConcurrency;
   const math = await llamaMathCores();
   const physical = await linuxPhysicalCores();
-  const candidates = [...new Set([logical, math, physical ?? math, 1, logical * 2])].sort((a, b) =>
-    a - b
-  );
+  const candidates = counts ??
+    [...new Set([logical, math, physical ?? math, 1, logical * 2])].sort((a, b) => a - b);
   table.push(
     `${name}: threads (hardwareConcurrency ${logical}, llama.cpp math cores ${math}, ` +
       `Linux physical cores ${physical ?? "unknown"})`,
   );
+  // Interleaved, one of each count per round, so that other work on the machine falls on all.
+  const results = new Map<number, { prefillPerS: number; decodePerS: number }[]>(
+    candidates.map((threads) => [threads, []]),
+  );
+  for (const threads of candidates) await threadRun(modelPath, contextSize, threads);
+  for (let i = 0; i < runs; i++) {
+    for (const threads of candidates) {
+      results.get(threads)!.push(await threadRun(modelPath, contextSize, threads));
+    }
+  }
   for (const threads of candidates) {
-    const results = [];
-    await threadRun(modelPath, contextSize, threads);
-    for (let i = 0; i < runs; i++) results.push(await threadRun(modelPath, contextSize, threads));
-    const prefill = median(results.map((r) => r.prefillPerS));
-    const decode = median(results.map((r) => r.decodePerS));
+    const samples = results.get(threads)!;
+    const prefill = median(samples.map((r) => r.prefillPerS));
+    const decode = median(samples.map((r) => r.decodePerS));
     const roles = [
       threads === logical ? "hardwareConcurrency" : "",
       threads === math ? "llama.cpp math cores" : "",
@@ -354,6 +364,8 @@ async function main(args: string[]): Promise<number> {
       ctx: { type: "string", default: "8192" },
       threads: { type: "string" },
       "no-threads": { type: "boolean", default: false },
+      "no-cache": { type: "boolean", default: false },
+      counts: { type: "string" },
     },
   });
   const runs = Number(values.runs);
@@ -382,11 +394,16 @@ async function main(args: string[]): Promise<number> {
       await writeRandomWeightsModel(random, { layers: 30 });
       models.push(["random weights, SmolLM2-135M shape, F16", random]);
     }
-    for (const [name, path] of models) {
-      await benchModel(name, path, contextSize, threads, runs, table);
+    if (!values["no-cache"]) {
+      for (const [name, path] of models) {
+        await benchModel(name, path, contextSize, threads, runs, table);
+      }
     }
     if (!values["no-threads"]) {
-      for (const [name, path] of models) await benchThreads(name, path, contextSize, runs, table);
+      const counts = values.counts?.split(",").map(Number);
+      for (const [name, path] of models) {
+        await benchThreads(name, path, contextSize, runs, table, counts);
+      }
     }
   } finally {
     await Deno.remove(temp, { recursive: true });
