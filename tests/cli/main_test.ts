@@ -192,6 +192,7 @@ const LLAMA_BACKEND = [
   "src/model/llama_grammars.ts",
   "src/model/llama_prefix_state.ts",
   "src/model/llama_session.ts",
+  "src/model/llama_tool_choice.ts",
 ];
 
 Deno.test("node-llama-cpp is imported only by the llama backend, and the rest reach it through llama_model.ts", async () => {
@@ -209,7 +210,7 @@ Deno.test("node-llama-cpp is imported only by the llama backend, and the rest re
         }
         if (
           !LLAMA_BACKEND.includes(relative) &&
-          /\/llama_(session|prefix_state|grammars)\.ts"/.test(source)
+          /\/llama_(session|prefix_state|grammars|tool_choice)\.ts"/.test(source)
         ) {
           backendUsers.push(relative);
         }
