@@ -7,6 +7,7 @@
  */
 import { assert } from "../helpers/assert.ts";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { estimateTextTokens } from "../../src/model/token_estimate.ts";
 import { startLlamaCppServer } from "../helpers/llama_cpp_server.ts";
 import { testOnParts } from "../helpers/test_parts.ts";
 import { textPrompt as text, withE2eProject } from "./e2e_project.ts";
@@ -57,21 +58,21 @@ testOnParts(
             usage.every((update) => Number(update.used) <= CONTEXT && update.size === CONTEXT),
             JSON.stringify(usage.slice(-3)),
           );
-          // Which file a 135M model names is its own choice: the reads that found data.txt are
-          // what filled the context, and more of them than the context holds must have been
-          // compacted or shortened on the way.
-          const readChars = agent.toolCallUpdates(sessionId)
-            .filter((update) => update.status === "completed")
-            .map((update) => JSON.stringify(update.content ?? ""))
-            .filter((content) => content.includes(FILE.split("\n")[2]!))
-            .length * FILE.length;
+          // Which file a 135M model reads, and how much of it its share of the context lets
+          // through, is the run's own: what the model was shown of its results (the transcript's
+          // tool_call records) is what filled the context, and more of it than the context holds
+          // must have been compacted or shortened on the way.
           const transcript = await Deno.readTextFile(
             transcriptPathFor(sessionId, (name) => (name === "HOME" ? p.home : undefined)),
           );
-          if (readChars > CONTEXT * 2) {
+          const records = transcript.trim().split("\n").map((line) => JSON.parse(line));
+          const shown = records
+            .filter((record) => record.type === "tool_call")
+            .reduce((sum, record) => sum + estimateTextTokens(String(record.result)), 0);
+          if (shown > CONTEXT) {
             assert(
-              transcript.includes('"type":"conversation"'),
-              `${readChars} characters of numbers were read, and nothing was compacted`,
+              records.some((record) => record.type === "conversation"),
+              `the model was shown ${shown} tokens of results, and nothing was compacted`,
             );
           }
         } finally {
