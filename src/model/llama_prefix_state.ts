@@ -34,8 +34,6 @@ import {
 /** A prefix shorter than this is evaluated about as fast as its state is read back. */
 export const MIN_PREFIX_TOKENS = 64;
 
-/** Tokens evaluated at once while a prefix is built: a cancel is seen between two of these. */
-const BUILD_STEP_TOKENS = 256;
 
 export interface PrefixStates {
   readonly cache: PrefixStateCache;
@@ -141,15 +139,19 @@ function loadStep(
   };
 }
 
-/** Evaluates `tokens` after what `sequence` holds; false when `signal` stopped it. */
+/**
+ * Evaluates `tokens` after what `sequence` holds, a batch at a time (as one call would) so that
+ * a cancel is seen between two; false when `signal` stopped it.
+ */
 async function evaluate(
   sequence: LlamaContextSequence,
   tokens: readonly Token[],
   signal: AbortSignal,
 ): Promise<boolean> {
-  for (let at = 0; at < tokens.length; at += BUILD_STEP_TOKENS) {
+  const step = Math.max(1, sequence.context.batchSize);
+  for (let at = 0; at < tokens.length; at += step) {
     if (signal.aborted) return false;
-    await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(at, at + BUILD_STEP_TOKENS));
+    await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(at, at + step));
   }
   return !signal.aborted;
 }
