@@ -54,3 +54,28 @@ testOnParts("SmolLM2 in process: cancel mid-stream answers cancelled", async (pa
     await agent.close();
   });
 });
+
+testOnParts(
+  "SmolLM2 in process: an answer ends by itself within the answer cap, and a cut one says so",
+  async (parts) => {
+    await withE2eProject({}, async (p) => {
+      const agent = await p.startAgent(await modelInHome(p, parts.instructModel), [
+        ...CONTEXT,
+        "--max-answer-tokens",
+        "64",
+      ]);
+      const sessionId = await p.newSession(agent);
+      const result = await agent.call("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Write a long story about a lighthouse keeper." }],
+      }) as { stopReason: string; _meta: { tokens: Record<string, number> } };
+      assert(["end_turn", "max_tokens"].includes(result.stopReason), result.stopReason);
+      assert(result._meta.tokens.generated! <= 64, JSON.stringify(result._meta.tokens));
+      if (result.stopReason === "max_tokens") {
+        // One notice, in the thread: the answer reached its cap.
+        assert(agent.agentText(sessionId).includes("--max-answer-tokens"), "no notice");
+      }
+      assertEquals((await agent.close()).code, 0);
+    });
+  },
+);
