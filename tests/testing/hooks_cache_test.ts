@@ -39,13 +39,37 @@ async function withPlace<T>(
   }
 }
 
+/**
+ * A temporary project whose files and directories were last changed a minute ago. The ahead
+ * clock trusts every stamp, so a change a test makes must leave a different one: on a filesystem
+ * whose clock ticks every few milliseconds, a file written in the tick that made the project
+ * would leave its directory's times as they were (what the racy rule guards against in a run).
+ */
+function withOldProject<T>(
+  files: Parameters<typeof withTempProject>[0],
+  fn: (project: TempProject) => Promise<T>,
+): Promise<T> {
+  return withTempProject(files, async (project) => {
+    await backdate(project.dir, new Date(Date.now() - 60_000));
+    return await fn(project);
+  });
+}
+
+async function backdate(path: string, when: Date): Promise<void> {
+  for await (const entry of Deno.readDir(path)) {
+    if (entry.isDirectory) await backdate(`${path}/${entry.name}`, when);
+    else if (entry.isFile) await Deno.utime(`${path}/${entry.name}`, when, when);
+  }
+  await Deno.utime(path, when, when);
+}
+
 const commandsOf = (hooks: Awaited<ReturnType<HooksCache["load"]>>): string[] =>
   hooks.registry.registrations.map((r) => r.handler.type === "command" ? r.handler.command : "?");
 
 const ONE_HOOK = hooksSettings({ PreToolUse: [{ hooks: [command("true")] }] });
 
 Deno.test("cases in the project with an empty HOME read its unchanged settings once, each seeing its own HOME's user file", async () => {
-  await withTempProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
+  await withOldProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
     const { cache, reads } = countingCache();
     const seen: { user: string | undefined; home: string; commands: string[] }[] = [];
     for (let i = 0; i < 3; i++) {
@@ -67,7 +91,7 @@ Deno.test("cases in the project with an empty HOME read its unchanged settings o
 });
 
 Deno.test("a settings file a hook rewrote (in place, or replaced by a file of the same size) is read again", async () => {
-  await withTempProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
+  await withOldProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
     const { cache } = countingCache();
     const settings = `${project.dir}/.claude/settings.json`;
     const load = () =>
@@ -89,7 +113,7 @@ Deno.test("a settings file a hook rewrote (in place, or replaced by a file of th
 });
 
 Deno.test("a local settings file that appears after the first case is read by the next", async () => {
-  await withTempProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
+  await withOldProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
     const { cache } = countingCache();
     const load = () =>
       withPlace(project, async (place) => commandsOf(await cache.load(place, LLAMA)));
@@ -103,7 +127,7 @@ Deno.test("a local settings file that appears after the first case is read by th
 });
 
 Deno.test("a dangling local settings link is read again once its target appears outside .claude", async () => {
-  await withTempProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
+  await withOldProject({ ".claude/settings.json": ONE_HOOK }, async (project) => {
     const { cache } = countingCache();
     await Deno.symlink("../local_target.json", `${project.dir}/.claude/settings.local.json`);
     const load = () =>
@@ -126,7 +150,7 @@ Deno.test(`a settings file changed less than ${RACY_MS} ms before it was read is
 });
 
 Deno.test("isolated cases, fixture homes and plugin lookups are loaded for each case", async () => {
-  await withTempProject({
+  await withOldProject({
     ".claude/settings.json": { ...ONE_HOOK, enabledPlugins: { "guard@market": true } },
     "fixture_home/.keep": "",
   }, async (project) => {
@@ -152,7 +176,7 @@ Deno.test("isolated cases, fixture homes and plugin lookups are loaded for each 
 });
 
 Deno.test("a load from the cache equals a fresh load of the same place", async () => {
-  await withTempProject({
+  await withOldProject({
     ".claude/settings.json": hooksSettings({
       PreToolUse: [{ matcher: "shell", hooks: [command("true")] }],
       Stop: [{ hooks: [command("echo done")] }],
