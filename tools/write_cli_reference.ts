@@ -1,15 +1,15 @@
 /**
- * Keeps the README's CLI reference equal to what `--help` prints (`deno task docs`). Each
- * command's help sits in the README between `<!-- cli-help: <command> -->` and
- * `<!-- /cli-help -->`; this rewrites those blocks from the commands themselves, and a test fails
- * when the committed README differs.
+ * Keeps the CLI reference (docs/cli.md) equal to what `--help` prints (`deno task docs`). Each
+ * command's help sits there between `<!-- cli-help: <command> -->` and `<!-- /cli-help -->`;
+ * this rewrites those blocks from the commands themselves, and a test fails when the committed
+ * page differs.
  */
 import { fileURLToPath } from "node:url";
 import { runCliCapturingOutput } from "../src/cli/run_cli.ts";
 
-export const README_PATH = fileURLToPath(new URL("../README.md", import.meta.url));
+export const CLI_REFERENCE_PATH = fileURLToPath(new URL("../docs/cli.md", import.meta.url));
 
-/** Every command whose help the README shows, in the order it shows them. */
+/** Every command whose help the CLI reference shows, in the order it shows them. */
 export const DOCUMENTED_COMMANDS: readonly string[] = [
   "llama-agent",
   "llama-agent acp",
@@ -33,23 +33,25 @@ export async function helpText(command: string): Promise<string> {
   return stdout.trimEnd();
 }
 
-/** The README with every help block rewritten; throws on a block for an unknown command. */
-export async function withCurrentHelp(readme: string): Promise<string> {
+/** The page with every help block rewritten; throws on a block for an unknown command. */
+export async function withCurrentHelp(page: string): Promise<string> {
   const texts = new Map<string, string>();
   for (const command of DOCUMENTED_COMMANDS) texts.set(command, await helpText(command));
-  return readme.replace(BLOCK, (_, command: string) => {
+  return page.replace(BLOCK, (_, command: string) => {
     const text = texts.get(command);
-    if (text === undefined) throw new Error(`README shows help of an unknown command "${command}"`);
+    if (text === undefined) {
+      throw new Error(`${CLI_REFERENCE_PATH} shows help of an unknown command "${command}"`);
+    }
     return `<!-- cli-help: ${command} -->\n\`\`\`text\n${text}\n\`\`\`\n<!-- /cli-help -->`;
   });
 }
 
-/** The commands the README has a help block for, in order. */
-export function documentedIn(readme: string): string[] {
-  return [...readme.matchAll(BLOCK)].map((match) => match[1]!);
+/** The commands the page has a help block for, in order. */
+export function documentedIn(page: string): string[] {
+  return [...page.matchAll(BLOCK)].map((match) => match[1]!);
 }
 
 if (import.meta.main) {
-  const readme = await Deno.readTextFile(README_PATH);
-  await Deno.writeTextFile(README_PATH, await withCurrentHelp(readme));
+  const page = await Deno.readTextFile(CLI_REFERENCE_PATH);
+  await Deno.writeTextFile(CLI_REFERENCE_PATH, await withCurrentHelp(page));
 }

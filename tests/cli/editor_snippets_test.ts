@@ -1,11 +1,11 @@
 /**
- * The README's editor set-up snippets work as pasted: each one parses (JSON as JSON, Lua and
- * Emacs Lisp with balanced brackets and strings), and the command it names is `llama-agent acp`
- * with flags the real `acp` parser accepts and a model it can resolve. The quick start is its two
- * commands: the install, and a `hooks test` of an example that exists.
+ * The editor set-up snippets of the README and of docs/ work as pasted: each one parses (JSON as
+ * JSON, Lua and Emacs Lisp with balanced brackets and strings), and the command it names is
+ * `llama-agent acp` with flags the real `acp` parser accepts and a model it can resolve. The
+ * quick start is `hooks init` and `hooks test` in a project, then the install and a `hooks test`
+ * of an example that exists.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { README_PATH } from "../../tools/write_cli_reference.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
 import { acpCommand } from "../../src/cli/acp.ts";
 import { parseCommandLine } from "../../src/cli/parse_command_line.ts";
@@ -20,13 +20,20 @@ interface Snippet {
   readonly body: string;
 }
 
-async function readmeSnippets(): Promise<Snippet[]> {
-  const readme = await Deno.readTextFile(README_PATH);
-  return [...readme.matchAll(SNIPPET)].map(([, name, language, body]) => ({
-    name: name!,
+/** The pages that hold snippets, relative to the repository. */
+const PAGES = ["README.md", "docs/editors.md", "docs/models.md"] as const;
+
+async function snippetsOf(page: string): Promise<Snippet[]> {
+  const text = await Deno.readTextFile(`${REPO_ROOT}/${page}`);
+  return [...text.matchAll(SNIPPET)].map(([, name, language, body]) => ({
+    name: `${page}: ${name!}`,
     language: language!,
     body: body!,
   }));
+}
+
+async function allSnippets(): Promise<Snippet[]> {
+  return (await Promise.all(PAGES.map(snippetsOf))).flat();
 }
 
 const AgentServer = z.strictObject({
@@ -55,7 +62,7 @@ function commandLine(snippet: Snippet): string[] {
     case "json": {
       const server = AgentServers.parse(JSON.parse(snippet.body)).agent_servers["llama-agent"];
       // Zed's settings schema refuses a custom agent without it.
-      if (snippet.name.startsWith("zed")) {
+      if (snippet.name.split(": ")[1]!.startsWith("zed")) {
         assertEquals(server.type, "custom", 'Zed needs "type": "custom"');
       }
       return [server.command, ...server.args];
@@ -76,7 +83,7 @@ function commandLine(snippet: Snippet): string[] {
     case "sh":
       return must(snippet.body.match(/--agent "([^"]+)"/), "--agent").split(" ");
     default:
-      throw new Error(`README snippet "${snippet.name}" is in ${snippet.language}, unchecked here`);
+      throw new Error(`snippet "${snippet.name}" is in ${snippet.language}, unchecked here`);
   }
 }
 
@@ -107,26 +114,37 @@ function assertBalanced(snippet: Snippet) {
   assertEquals(open, [], `"${snippet.name}": unclosed brackets`);
 }
 
-Deno.test("the README has a set-up snippet for each ACP client it names", async () => {
-  assertEquals(
-    (await readmeSnippets()).map((s) => s.name),
-    [
-      "zed",
-      "jetbrains",
-      "codecompanion",
-      "avante",
-      "agent-shell",
-      "acpx",
-      "zed-ollama",
-      "zed-lm-studio",
-      "zed-llama-server",
-      "zed-vllm",
-    ],
-  );
+Deno.test("the README shows Zed's snippet, docs/editors.md each ACP client's and docs/models.md each server's", async () => {
+  const names = async (page: string) =>
+    (await snippetsOf(page)).map((snippet) => snippet.name.slice(page.length + 2));
+  assertEquals(await names("README.md"), ["zed"]);
+  assertEquals(await names("docs/editors.md"), [
+    "zed",
+    "jetbrains",
+    "codecompanion",
+    "avante",
+    "agent-shell",
+    "acpx",
+  ]);
+  assertEquals(await names("docs/models.md"), [
+    "zed-ollama",
+    "zed-lm-studio",
+    "zed-llama-server",
+    "zed-vllm",
+  ]);
 });
 
-Deno.test("each README editor snippet starts llama-agent acp with flags the acp parser accepts", async () => {
-  for (const snippet of await readmeSnippets()) {
+Deno.test("the README's Zed snippet is docs/editors.md's, and forces no profile", async () => {
+  const [readme] = await snippetsOf("README.md");
+  const [editors] = await snippetsOf("docs/editors.md");
+  assertEquals(readme?.body, editors?.body);
+  // A Claude Code setup must guard the agent with the snippet pasted as is: the profile follows
+  // the hooks, so the snippet needs no --compat.
+  assert(!commandLine(readme!).some((word) => word.startsWith("--compat")), readme!.body);
+});
+
+Deno.test("each editor snippet starts llama-agent acp with flags the acp parser accepts", async () => {
+  for (const snippet of await allSnippets()) {
     if (snippet.language === "lua" || snippet.language === "elisp") assertBalanced(snippet);
     const [program, command, ...flags] = commandLine(snippet);
     assert(program?.split("/").at(-1) === "llama-agent", `"${snippet.name}" runs ${program}`);
@@ -146,15 +164,20 @@ Deno.test("each README editor snippet starts llama-agent acp with flags the acp 
   }
 });
 
-Deno.test("the quick start is two commands: the install, and hooks test of an example", async () => {
-  const readme = await Deno.readTextFile(README_PATH);
+/** The commands of a Markdown sh block, without their comments. */
+function commandsOf(block: string): string[] {
+  return block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim());
+}
+
+Deno.test("the quick start is hooks init and hooks test, then the install and hooks test of an example", async () => {
+  const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
   const section = readme.split("## Quick start\n")[1]?.split("\n## ")[0] ?? "";
-  const block = section.match(/```sh\n([\s\S]*?)\n```/)?.[1];
-  assert(block !== undefined, "the quick start has no sh block");
-  const commands = block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim());
-  assertEquals(commands.length, 2, block);
-  assertEquals(commands[0], "npm install --omit=optional");
-  const test = commands[1]!.match(/^bin\/llama-agent hooks test --cwd (examples\/[\w-]+)$/);
-  assert(test !== null, commands[1]);
-  assert((await Deno.stat(`${REPO_ROOT}/${test[1]}/.claude/settings.json`)).isFile);
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((match) => match[1]!);
+  assertEquals(blocks.length, 2, section);
+  assertEquals(commandsOf(blocks[0]!), ["llama-agent hooks init", "llama-agent hooks test"]);
+  const [install, test] = commandsOf(blocks[1]!);
+  assertEquals(install, "npm install --omit=optional");
+  const example = test?.match(/^bin\/llama-agent hooks test --cwd (examples\/[\w-]+)$/);
+  assert(example, test);
+  assert((await Deno.stat(`${REPO_ROOT}/${example[1]}/.claude/settings.json`)).isFile);
 });

@@ -1,35 +1,36 @@
 /**
- * The README's CLI reference is what `--help` prints, command by command, and it leaves out no
- * command: a flag added without updating the README fails here (`deno task docs` rewrites it).
+ * The CLI reference (docs/cli.md) is what `--help` prints, command by command, and it leaves out
+ * no command: a flag added without updating the page fails here (`deno task docs` rewrites it).
  */
 import {
+  CLI_REFERENCE_PATH,
   DOCUMENTED_COMMANDS,
   documentedIn,
   helpText,
-  README_PATH,
   withCurrentHelp,
 } from "../../tools/write_cli_reference.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { REPO_ROOT } from "../helpers/run_cli.ts";
 // Commands' --help loads their modules, and with them the spawn path, which opens the C library
 // for the rest of the process: loaded here, it is not counted as a test's open resource.
 import "../../src/hooks/spawn_path.ts";
 
-Deno.test("the README's CLI reference is exactly what --help prints", async () => {
-  const readme = await Deno.readTextFile(README_PATH);
-  const current = await withCurrentHelp(readme);
-  if (current !== readme) {
-    const [was, now] = [readme.split("\n"), current.split("\n")];
+Deno.test("the CLI reference in docs/cli.md is exactly what --help prints", async () => {
+  const page = await Deno.readTextFile(CLI_REFERENCE_PATH);
+  const current = await withCurrentHelp(page);
+  if (current !== page) {
+    const [was, now] = [page.split("\n"), current.split("\n")];
     const differs = was.findIndex((line, i) => line !== now[i]);
     const mismatch = differs === -1 ? was.length : differs;
     throw new Error(
-      `README.md's CLI reference is out of date from line ${mismatch + 1}: run ` +
+      `docs/cli.md is out of date from line ${mismatch + 1}: run ` +
         "`node_modules/deno/deno task docs` and commit the result",
     );
   }
-  assertEquals(documentedIn(readme), [...DOCUMENTED_COMMANDS]);
+  assertEquals(documentedIn(page), [...DOCUMENTED_COMMANDS]);
 });
 
-Deno.test("every command the CLI lists has a block in the README's CLI reference", async () => {
+Deno.test("every command the CLI lists has a block in the CLI reference", async () => {
   const listed = async (command: string) =>
     (await helpText(command)).split("Commands:\n")[1]?.split("\n\n")[0]?.split("\n")
       .map((line) => `${command} ${line.trim().split(/\s+/)[0]}`) ?? [];
@@ -40,8 +41,8 @@ Deno.test("every command the CLI lists has a block in the README's CLI reference
   assertEquals(commands.toSorted(), [...DOCUMENTED_COMMANDS].toSorted());
 });
 
-Deno.test("the quick start's two commands are the ones CI and the example test use", async () => {
-  const readme = await Deno.readTextFile(README_PATH);
+Deno.test("the README's install from a clone is the one CI runs", async () => {
+  const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
   const ci = await Deno.readTextFile(new URL("../../.ci/run", import.meta.url));
   assertStringIncludes(readme, "npm install --omit=optional ");
   assertStringIncludes(ci, "npm install --omit=optional");
