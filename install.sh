@@ -63,7 +63,7 @@ case "$os-$arch" in
   windows-x64) asset="llama-agent-windows-x64.exe" ;;
   *) die 3 "no prebuilt binary for $(uname -s) $(uname -m): there are binaries for linux-x64," \
     "linux-arm64, darwin-x64, darwin-arm64 and windows-x64; elsewhere, install from source" \
-    "(git clone, then npm install; see the README)" ;;
+    "(git clone, then npm install; see docs/install.md)" ;;
 esac
 
 if [ -z "$dir" ]; then

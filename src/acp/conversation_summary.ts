@@ -1,6 +1,6 @@
 /**
  * The summary a compaction asks the model for: one request with no tools, whose prompt is ours
- * (README, "Context and compaction"). The conversation goes in as plain text rather than as the
+ * (docs/context.md, "Compaction"). The conversation goes in as plain text rather than as the
  * chat's own messages: a request without tools that replays tool calls is refused by some
  * servers, and text can be cut to fit with the same counter as everything else.
  */
