@@ -11,6 +11,7 @@ import {
   permissionOptions,
   rememberAnswer,
 } from "../agent/permission_request.ts";
+import type { CallFileReads } from "../agent/call_file_reads.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import { proposedFileChange } from "../agent/proposed_change.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
@@ -68,7 +69,10 @@ export async function permitted(
   session: AgentSession,
   question: PermissionQuestion,
   turn: TurnHookContext,
-  deps: ToolPlaces & { readonly rules: readonly PermissionRule[] },
+  deps: ToolPlaces & {
+    readonly rules: readonly PermissionRule[];
+    readonly files: CallFileReads;
+  },
 ): Promise<Permission> {
   const { signal } = turn;
   const policy = decidePermission({
@@ -85,7 +89,7 @@ export async function permitted(
   if (policy === "allow" && question.hookPermission !== "ask") return ALLOWED;
 
   // Right before the client would be asked, and only then.
-  const hooked = await runPermissionRequestHooks(session, question, turn);
+  const hooked = await runPermissionRequestHooks(session, question, turn, deps.files);
   if (hooked !== null) return hooked;
   if (signal.aborted) return deniedByUser(question.name);
 
@@ -108,6 +112,8 @@ export async function permitted(
     options: permissionOptions(name),
   }, { cancellationSignal: signal });
   const response = await untilAborted(asking.catch(() => undefined), signal);
+  // The user may have changed the file while the prompt was open.
+  await deps.files.othersMayHaveWritten();
   const answer = permissionAnswer(response);
   rememberAnswer(session, name, answer);
   return answer.decision === "allow" ? ALLOWED : deniedByUser(name);
@@ -141,6 +147,7 @@ async function runPermissionRequestHooks(
   session: AgentSession,
   question: PermissionQuestion,
   turn: TurnHookContext,
+  files: CallFileReads,
 ): Promise<Permission | null> {
   if (!session.hooks.has("PermissionRequest")) return null;
   const { name } = question;
@@ -152,6 +159,8 @@ async function runPermissionRequestHooks(
     tool_input: question.input,
     permission_suggestions: permissionSuggestions(name),
   }, turn);
+  // A hook may have changed the file the call works on.
+  await files.othersMayHaveWritten();
   for (const notice of hookNotices(firing.decision, name)) session.notice(notice);
   const answer = answerPermissionRequest(firing.runs.map((run) => run.outcome));
   switch (answer.kind) {

@@ -4,6 +4,7 @@
  * (deny, stop, rewrite), and the permission policy. The call either is refused, with what the
  * model reads, or is cleared to run with the input hooks saw.
  */
+import type { CallFileReads } from "../agent/call_file_reads.ts";
 import type { McpServers } from "../agent/mcp/mcp_servers.ts";
 import type { McpTool } from "../agent/mcp/mcp_connection.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
@@ -28,6 +29,11 @@ export interface ToolCallDeps extends ToolPlaces {
   readonly rules: readonly PermissionRule[];
   /** The session's MCP servers: `mcp__<server>__<tool>` calls go to them. */
   readonly mcp: Pick<McpServers, "lookup" | "call" | "toolNames">;
+}
+
+/** One call's deps: its files read once for the call (call_file_reads.ts). */
+export interface CallDeps extends ToolCallDeps {
+  readonly files: CallFileReads;
 }
 
 /** What an emitted tool name runs: a built-in capability, an MCP server's tool, or nothing. */
@@ -161,7 +167,7 @@ export async function gateCall(
   target: ToolTarget,
   parsed: ParsedCall | undefined,
   turn: ToolTurn,
-  deps: ToolCallDeps,
+  deps: CallDeps,
 ): Promise<Gate> {
   const kit = session.toolKit;
   // A repeat of a call refused earlier in the turn is refused again at once, as it was.
@@ -189,6 +195,7 @@ export async function gateCall(
     if (parsed?.ok) hooked = { ...call, input: parsed.hookInput };
   }
   const pre = await runPreToolUseHooks(session, turn, hooked);
+  if (pre.kind === "go" && pre.hooksRan) await deps.files.othersMayHaveWritten();
   if (pre.kind === "deny") {
     turn.loopGuard?.denied(call, pre.modelText);
     return {

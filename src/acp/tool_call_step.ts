@@ -5,6 +5,7 @@
  * and hand the result back to the model. Every announced call gets a final update and the model
  * gets a result for every call, whatever happens.
  */
+import { CallFileReads } from "../agent/call_file_reads.ts";
 import { failedExecution, type ParsedCall, type ToolExecution } from "../agent/tool_kit.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
 import { errorMessage } from "../error.ts";
@@ -13,6 +14,7 @@ import type { AgentSession } from "./agent_session.ts";
 import { toolNameOf } from "../profile/compat_profile.ts";
 import { fitResult, resultOrigin } from "./tool_output_budget.ts";
 import {
+  type CallDeps,
   executorDeps,
   type Gate,
   gateCall,
@@ -45,8 +47,13 @@ export async function runToolCall(
   session: AgentSession,
   call: TurnToolCall,
   turn: ToolTurn,
-  deps: ToolCallDeps,
+  turnDeps: ToolCallDeps,
 ): Promise<ToolCallOutcome> {
+  // The check, the permission prompt's diff and the change itself share one read of the file.
+  const deps: CallDeps = {
+    ...turnDeps,
+    files: new CallFileReads(turnDeps.files, session.cwd),
+  };
   const hooked: HookedCall = {
     toolCallId: session.nextToolCallId(),
     name: call.name,

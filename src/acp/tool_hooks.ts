@@ -34,6 +34,8 @@ export type PreToolGate =
     readonly permission: "allow" | "ask" | null;
     /** For the model, after the result. */
     readonly forModel: readonly string[];
+    /** Whether a hook ran: it may have changed the files the call works on. */
+    readonly hooksRan: boolean;
   }
   /** Not dispatched; the model reads `modelText` as the result, then `forModel` (§12.3). */
   | {
@@ -61,6 +63,7 @@ export async function runPreToolUseHooks(
     rewritten: false,
     permission: null,
     forModel: [],
+    hooksRan: false,
   };
   if (!session.hooks.has("PreToolUse")) return unchanged;
   // Hooks that match nothing cost the call no payload and no wait.
@@ -102,6 +105,7 @@ export async function runPreToolUseHooks(
         rewritten: decision.updatedInput !== null,
         permission: verdict.kind === "none" ? null : verdict.kind,
         forModel: contextForModel(decision, call.name),
+        hooksRan: true,
       };
     default:
       return verdict satisfies never;

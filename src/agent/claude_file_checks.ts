@@ -6,7 +6,9 @@
  *
  * The same checks run again as the call executes (claude_file_results.ts): a PreToolUse hook, the
  * user while a permission prompt is open, or an `updatedInput` naming another file may have
- * changed what was checked, and a write must never go over changes the model has not seen.
+ * changed what was checked, and a write must never go over changes the model has not seen. In a
+ * session the file is read once for both, and again only after a hook ran or the user was asked
+ * (call_file_reads.ts).
  */
 import { dirname, resolve } from "node:path";
 import type { FileAccessFailure } from "./file_access.ts";

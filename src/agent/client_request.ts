@@ -7,6 +7,7 @@
  */
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ClientRequestParamsByMethod } from "@agentclientprotocol/sdk";
+import { errorMessage } from "../error.ts";
 
 export type ClientToolMethod =
   | "fs/read_text_file"
@@ -25,19 +26,50 @@ export type ClientRequest = <M extends ClientToolMethod>(
 
 /** ACP's "resource not found" (`RequestError.resourceNotFound`). */
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * Codes that mean something else, whatever their text says: JSON-RPC's parse error, invalid
+ * request, "Method not found" and invalid params, and ACP's cancelled request.
+ */
+const NEVER_A_MISSING_FILE = new Set([-32700, -32600, -32601, -32602, -32800]);
+
+/** How operating systems and runtimes say that a file is not there. */
+const MISSING_FILE_TEXT =
+  /not found|no such file|does not exist|ENOENT|os error 2\b|cannot find the (file|path)/i;
 
 /**
- * Whether a client's error says the file does not exist. Clients differ: some answer -32002,
- * others an internal error carrying the OS message, so both are recognised.
+ * Whether a client's error says the file does not exist. Clients differ: acpx answers -32002;
+ * a client built on the ACP SDK whose handler throws (Node's `ENOENT: no such file or
+ * directory, open '…'`, Deno's `No such file or directory (os error 2): …`) answers -32603,
+ * "Internal error", with the thrown message in `data.details`; Zed puts the OS message in `data`
+ * itself. So -32002 is a missing file; an internal error (or a client's own code) is one when
+ * its message or data says so, and not otherwise; a JSON-RPC code with another meaning never is.
  */
 export function isNotFoundError(error: unknown): boolean {
-  if (error instanceof RequestError && error.code === RESOURCE_NOT_FOUND) return true;
-  const message = error instanceof Error ? error.message : String(error);
-  return /not found|no such file|does not exist|ENOENT|os error 2\b/i.test(message);
+  if (!(error instanceof RequestError)) return MISSING_FILE_TEXT.test(errorMessage(error));
+  if (error.code === RESOURCE_NOT_FOUND) return true;
+  if (NEVER_A_MISSING_FILE.has(error.code)) return false;
+  return [error.message, ...detailTexts(error.data)].some((text) => MISSING_FILE_TEXT.test(text));
 }
 
-/** A client error as the model should read it: its message, and its code when it has one. */
+/** A client error as the model should read it: its message, what its data says, its code. */
 export function clientErrorMessage(error: unknown): string {
-  if (error instanceof RequestError) return `${error.message} (error ${error.code})`;
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof RequestError)) return errorMessage(error);
+  const details = detailTexts(error.data).filter((text) => !error.message.includes(text));
+  const said = details.length === 0 ? error.message : `${error.message}: ${details.join("; ")}`;
+  return `${said} (error ${error.code})`;
+}
+
+/**
+ * The words in an error's `data`: the string itself, or an object's `details` (the ACP SDK's
+ * wrapping of a thrown error), `message` and `code` (`"ENOENT"`) strings.
+ */
+function detailTexts(data: unknown): string[] {
+  if (typeof data === "string") return [data];
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return [];
+  const texts: string[] = [];
+  for (const key of ["details", "message", "code"]) {
+    const value: unknown = Object.getOwnPropertyDescriptor(data, key)?.value;
+    if (typeof value === "string") texts.push(value);
+  }
+  return texts;
 }
