@@ -30,11 +30,22 @@ export interface CompileTarget {
   readonly denoTarget: string;
   /** node-llama-cpp's prebuilt binaries for the target. */
   readonly llamaPackage: string;
+  /** The ACP Registry's name for the platform (`agent.json`'s `distribution.binary` keys). */
+  readonly registryPlatform: RegistryPlatform;
   /** Where users' home directories live: the baked read/write grant beside the launch directory. */
   readonly homeBases: readonly string[];
   /** Read-only: the system library directories node-llama-cpp inspects (glibc detection). */
   readonly systemLibraryDirs: readonly string[];
 }
+
+/** The platforms the ACP Registry's agent schema names. */
+export type RegistryPlatform =
+  | "darwin-aarch64"
+  | "darwin-x86_64"
+  | "linux-aarch64"
+  | "linux-x86_64"
+  | "windows-aarch64"
+  | "windows-x86_64";
 
 const LINUX_LIBRARY_DIRS = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"];
 
@@ -43,6 +54,7 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
     name: "linux-x64",
     denoTarget: "x86_64-unknown-linux-gnu",
     llamaPackage: "@node-llama-cpp/linux-x64",
+    registryPlatform: "linux-x86_64",
     homeBases: ["/home", "/root"],
     systemLibraryDirs: LINUX_LIBRARY_DIRS,
   },
@@ -50,6 +62,7 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
     name: "linux-arm64",
     denoTarget: "aarch64-unknown-linux-gnu",
     llamaPackage: "@node-llama-cpp/linux-arm64",
+    registryPlatform: "linux-aarch64",
     homeBases: ["/home", "/root"],
     systemLibraryDirs: LINUX_LIBRARY_DIRS,
   },
@@ -57,6 +70,7 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
     name: "darwin-x64",
     denoTarget: "x86_64-apple-darwin",
     llamaPackage: "@node-llama-cpp/mac-x64",
+    registryPlatform: "darwin-x86_64",
     homeBases: ["/Users"],
     systemLibraryDirs: [],
   },
@@ -64,6 +78,7 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
     name: "darwin-arm64",
     denoTarget: "aarch64-apple-darwin",
     llamaPackage: "@node-llama-cpp/mac-arm64-metal",
+    registryPlatform: "darwin-aarch64",
     homeBases: ["/Users"],
     systemLibraryDirs: [],
   },
@@ -71,6 +86,7 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
     name: "windows-x64",
     denoTarget: "x86_64-pc-windows-msvc",
     llamaPackage: "@node-llama-cpp/win-x64",
+    registryPlatform: "windows-x86_64",
     homeBases: ["C:\\Users"],
     systemLibraryDirs: [],
   },
@@ -78,7 +94,24 @@ export const COMPILE_TARGETS: readonly CompileTarget[] = [
 
 /** The release asset's file name: `llama-agent-<target>`, `.exe` on Windows. */
 export function assetName(target: CompileTarget): string {
-  return `llama-agent-${target.name}${target.name.startsWith("windows") ? ".exe" : ""}`;
+  return `llama-agent-${target.name}${isWindows(target) ? ".exe" : ""}`;
+}
+
+/** The binary's name inside the release archive: `llama-agent`, `llama-agent.exe` on Windows. */
+export function archivedBinaryName(target: CompileTarget): string {
+  return `llama-agent${isWindows(target) ? ".exe" : ""}`;
+}
+
+/**
+ * The release archive's file name (the download the ACP Registry entry points at, which keeps the
+ * executable bit a bare binary loses over HTTP): `llama-agent-<target>.tar.gz`, `.zip` on Windows.
+ */
+export function archiveName(target: CompileTarget): string {
+  return `llama-agent-${target.name}${isWindows(target) ? ".zip" : ".tar.gz"}`;
+}
+
+function isWindows(target: CompileTarget): boolean {
+  return target.name.startsWith("windows");
 }
 
 /**
