@@ -25,6 +25,7 @@ import { readSessionInstructions } from "./project_instructions.ts";
 import { runToolCall } from "./tool_call_step.ts";
 import { toolSetFor } from "./tool_set.ts";
 import type { ModelSession } from "../model/model.ts";
+import { type ClientFeatures, clientFeatures, NO_CLIENT_FEATURES } from "./client_features.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -38,6 +39,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
   const store = new SessionStore(config);
   const afterResponse = new AfterResponse();
   let clientCapabilities: ClientCapabilities = {};
+  let features: ClientFeatures = NO_CLIENT_FEATURES;
   /**
    * Whether the client knows config options, so `config_option_update` is news it can take: it
    * advertised config option capabilities, or set one. Both speak protocol version 1, but an
@@ -49,6 +51,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
   const app = acp.agent({ name: "llama-agent" })
     .onRequest("initialize", ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
+      features = clientFeatures(clientCapabilities);
       knowsConfigOptions = clientCapabilities.session?.configOptions != null;
       config.models.warmUp();
       return initializeResponse(config);
@@ -56,6 +59,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
     .onRequest("session/new", ({ params, client }) =>
       answering(async () => {
         const session = await store.create(params, client);
+        session.clientFeatures = features;
         // The transcript holds the session record before the first hook reads transcript_path.
         await session.transcript.flush();
         const notices = await startSession(store, session, "startup");
@@ -81,8 +85,10 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           params,
           client,
         );
+        session.clientFeatures = features;
         const notices = await startSession(store, session, "resume");
         session.replay(replay);
+        session.announceTitle();
         for (const notice of notices) session.notice(notice);
         for (const notice of transcriptNotices) session.transcriptNotice(notice);
         session.reportProblems();
@@ -96,9 +102,11 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           params,
           client,
         );
+        session.clientFeatures = features;
         for (const notice of await startSession(store, session, "resume")) session.notice(notice);
         afterResponse.run(() => {
           sendCommands(session);
+          session.announceTitle();
           for (const notice of transcriptNotices) session.transcriptNotice(notice);
           session.reportProblems();
         });

@@ -34,6 +34,12 @@ export interface AgentConfig {
    * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (stop_continuation.ts); Claude Code's 8 when absent.
    */
   readonly stopHookBlockCap?: number;
+  /**
+   * Whether a new session's Stop blocks continue its turn (`--[no-]stop-hooks-continue`);
+   * undefined: by the session's profile (stop_continuation.ts). A session's own option may
+   * change it afterwards.
+   */
+  readonly stopHooksContinue?: boolean;
   readonly version: string;
   /**
    * How the agent presents itself to hooks and the model: its tool names and shapes, `effort`,

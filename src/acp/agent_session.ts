@@ -4,7 +4,12 @@
  * records it, so the transcript holds what the client saw (less the paragraph breaks between
  * messages, added as they are sent: message_paragraphs.ts).
  */
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type {
+  AgentContext,
+  ContentBlock,
+  NoticeSeverity,
+  SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import type { McpServers } from "../agent/mcp/mcp_servers.ts";
 import type { ConversationItem, ModelSession } from "../model/model.ts";
 import type { TranscriptRecord } from "../agent/transcript_record.ts";
@@ -26,6 +31,8 @@ import {
   threadTailAfter,
 } from "./message_paragraphs.ts";
 import type { SessionHookFirer } from "./session_hook_firer.ts";
+import { type ClientFeatures, NO_CLIENT_FEATURES } from "./client_features.ts";
+import { sessionTitle } from "../agent/session_title.ts";
 
 /** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
 const CLOSE_WAIT_MS = 3_000;
@@ -58,6 +65,8 @@ export interface AgentSessionInit {
   readonly log: (line: string) => void;
   /** Tool calls the transcript already holds, so ids stay unique across a load. */
   readonly toolCallsSoFar?: number;
+  /** The first prompt the transcript holds (a restored session's): it names the session. */
+  readonly firstPrompt?: readonly ContentBlock[];
 }
 
 export class AgentSession {
@@ -103,7 +112,18 @@ export class AgentSession {
   readonly background = new AbortController();
   readonly #backgroundWork = new Set<Promise<unknown>>();
   readonly client: AgentContext;
+  /**
+   * What the client advertised that changes what it is sent (boolean options, notices): set
+   * by the connection that takes the session, before anything is sent to it.
+   */
+  clientFeatures: ClientFeatures = NO_CLIENT_FEATURES;
   readonly log: (line: string) => void;
+  /**
+   * The session's title, as `session/list` gives it (the first prompt's first line); null while
+   * it has none. `named` turns true at the first prompt, whatever it holds: that prompt names
+   * the session for good.
+   */
+  #title: { readonly named: boolean; readonly title: string | null };
   readonly #models: ModelProvider;
   /** The model context the turns use, with the choice it was opened on. */
   #modelSession: OpenModelSession | undefined;
@@ -141,6 +161,9 @@ export class AgentSession {
     this.client = init.client;
     this.log = init.log;
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
+    this.#title = init.firstPrompt === undefined
+      ? { named: false, title: null }
+      : { named: true, title: sessionTitle(init.firstPrompt) };
     if (init.settingsRecorded) this.#recordedSettings = JSON.stringify(this.settings);
   }
 
@@ -243,17 +266,44 @@ export class AgentSession {
     this.#backgroundWork.add(tracked);
   }
 
-  /** Shows the user something no model should read (hook notices): a marked agent message. */
-  notice(text: string): void {
-    this.send(noticeUpdate(text));
+  /**
+   * Shows the user something no model should read (hook notices): a `notice` update to a client
+   * that takes them, a marked agent message to others. The transcript holds the marked message,
+   * which a load replays to a client without notices (a notice is no part of the history).
+   */
+  notice(text: string, severity: NoticeSeverity = "info"): void {
+    const update = noticeUpdate(text);
+    this.record({ type: "update", update });
+    this.liveNotice(text, severity);
   }
 
   /**
-   * A notice about the transcript itself (lines skipped when it was read): not recorded, or each
-   * later load would replay it beside its own.
+   * A notice that is not recorded: about the transcript itself (lines skipped when it was read),
+   * which each later load would replay beside its own, or about the model's download.
    */
+  liveNotice(text: string, severity: NoticeSeverity = "info"): void {
+    this.notify(this.clientFeatures.notices ? noticeOf(text, severity) : noticeUpdate(text));
+  }
+
+  /** Same as `liveNotice`: what a load found wrong with the transcript. */
   transcriptNotice(text: string): void {
-    this.notify(noticeUpdate(text));
+    this.liveNotice(text, "warning");
+  }
+
+  /** Tells the client the session's title, when it has one (after a load or resume). */
+  announceTitle(): void {
+    if (this.#title.title !== null) this.#sendTitle(this.#title.title);
+  }
+
+  /** The first prompt names the session: the client learns the title `session/list` will give. */
+  #noteTitle(prompt: readonly ContentBlock[]): void {
+    if (this.#title.named) return;
+    this.#title = { named: true, title: sessionTitle(prompt) };
+    this.announceTitle();
+  }
+
+  #sendTitle(title: string): void {
+    this.notify({ sessionUpdate: "session_info_update", title });
   }
 
   /**
@@ -265,8 +315,10 @@ export class AgentSession {
   reportProblems(): void {
     if (this.#watchingProblems) return;
     this.#watchingProblems = true;
-    this.mcp.watch((problem) => this.notice(problem));
-    this.transcript.onFailure((message) => this.notice(transcriptFailureNotice(message)));
+    this.mcp.watch((problem) => this.notice(problem, "warning"));
+    this.transcript.onFailure((message) =>
+      this.notice(transcriptFailureNotice(message), "warning")
+    );
   }
 
   get settings(): SessionSettings {
@@ -291,7 +343,11 @@ export class AgentSession {
   replay(updates: readonly SessionUpdate[]): void {
     // The client shows the replayed thread from its start.
     this.#tail = THREAD_START;
-    for (const update of updates) this.notify(update);
+    for (const update of updates) {
+      // A client with notices saw them apart from the thread, which they are no part of.
+      if (this.clientFeatures.notices && isNoticeText(update)) continue;
+      this.notify(update);
+    }
   }
 
   private notify(update: SessionUpdate): void {
@@ -308,6 +364,7 @@ export class AgentSession {
     // must not start a write nobody waits for.
     if (this.#closed) return;
     this.transcript.append(record);
+    if (record.type === "prompt") this.#noteTitle(record.prompt);
     // The call's permission answer may have been "always reject", which a restore must keep.
     if (record.type === "tool_call") this.recordSettings();
   }
@@ -382,6 +439,26 @@ function noticeUpdate(text: string): SessionUpdate {
     content: { type: "text", text },
     _meta: { [NOTICE_META_KEY]: true },
   };
+}
+
+/**
+ * A notice as ACP's `notice` update: its first line is the title, which stands alone; the rest,
+ * if any, its description.
+ */
+function noticeOf(text: string, severity: NoticeSeverity): SessionUpdate {
+  const [first = "", ...rest] = text.trim().split("\n");
+  const description = rest.join("\n").trim();
+  return {
+    sessionUpdate: "notice",
+    severity,
+    // The schema wants a title of at least one character.
+    title: first.trim() === "" ? "llama-agent" : first.trim(),
+    ...(description === "" ? {} : { description }),
+  };
+}
+
+function isNoticeText(update: SessionUpdate): boolean {
+  return update.sessionUpdate === "agent_message_chunk" && update._meta?.[NOTICE_META_KEY] === true;
 }
 
 function transcriptFailureNotice(failure: string): string {

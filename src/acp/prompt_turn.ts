@@ -26,7 +26,12 @@ import { fireNotification, runStopHooks, runUserPromptSubmitHooks } from "./turn
 import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
-import { DEFAULT_STOP_HOOK_BLOCK_CAP, stopContinuation } from "./stop_continuation.ts";
+import {
+  DEFAULT_STOP_HOOK_BLOCK_CAP,
+  stopBlockIgnoredNotice,
+  stopContinuation,
+} from "./stop_continuation.ts";
+import { STOP_HOOKS_CONTINUE_NAME } from "./session_config.ts";
 import { answerTokenCap, contextForPrompt, requestAnswerCap } from "../model/answer_cap.ts";
 import { takeBack } from "../agent/take_back.ts";
 import { LoopGuard } from "./loop_guard.ts";
@@ -265,7 +270,16 @@ async function runModelLoop(
       turn.meta.hook_should_continue = true;
       turn.meta.hook_reason = stopGate.reason;
     }
-    if (!session.stopHooksContinue || stop !== "end_turn") return turn.finish(stop);
+    if (stop !== "end_turn") return turn.finish(stop);
+    if (!session.stopHooksContinue) {
+      if (stopGate.kind === "block") {
+        const option = session.clientFeatures.booleanConfigOptions
+          ? STOP_HOOKS_CONTINUE_NAME
+          : undefined;
+        session.notice(stopBlockIgnoredNotice(option), "warning");
+      }
+      return turn.finish(stop);
+    }
     const cap = deps.stopHookBlockCap ?? DEFAULT_STOP_HOOK_BLOCK_CAP;
     const next = stopContinuation(stopGate, continuations, cap);
     for (const notice of next.notices) session.notice(notice);

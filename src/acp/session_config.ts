@@ -1,7 +1,11 @@
 /**
  * A session's modes and config options (acp.md): the permission policies are the modes, and the
  * config options repeat the mode as a select (kept in sync), add the model the next prompt runs
- * on (when the agent has a model catalog) and the boolean "stop hooks continue the turn".
+ * on (when the agent has a model catalog) and the boolean "stop hooks continue the turn", for
+ * clients that advertise boolean options (client_features.ts). Others are not offered it: a
+ * select with on and off would put a control for a rare setting beside mode and model in every
+ * editor, and the agent's `--[no-]stop-hooks-continue` sets it for them. A client that sets it
+ * anyway (it knows the id) is obeyed.
  * Changes are recorded in the transcript: a session brought back keeps them.
  */
 import type {
@@ -22,6 +26,8 @@ import { invalidParams } from "./rpc_error.ts";
 export const MODE_CONFIG_ID = "mode";
 export const STOP_HOOKS_CONTINUE_CONFIG_ID = "stop_hooks_continue";
 export const MODEL_CONFIG_ID = "model";
+/** How the stop hooks option is named to the user (notices name it too). */
+export const STOP_HOOKS_CONTINUE_NAME = "Stop hooks continue the turn";
 
 export function sessionModes(session: AgentSession): SessionModeState {
   return sessionModeState(session.mode);
@@ -44,15 +50,19 @@ export function sessionConfigOptions(session: AgentSession): SessionConfigOption
       })),
     },
     ...(model === undefined ? [] : [model]),
-    {
-      id: STOP_HOOKS_CONTINUE_CONFIG_ID,
-      name: "Stop hooks continue the turn",
-      description:
-        "When a Stop hook blocks, give its reason to the model and keep going instead of ending the turn",
-      type: "boolean",
-      currentValue: session.stopHooksContinue,
-    },
+    ...(session.clientFeatures.booleanConfigOptions ? [stopHooksContinueOption(session)] : []),
   ];
+}
+
+function stopHooksContinueOption(session: AgentSession): SessionConfigOption {
+  return {
+    id: STOP_HOOKS_CONTINUE_CONFIG_ID,
+    name: STOP_HOOKS_CONTINUE_NAME,
+    description:
+      "When a Stop hook blocks, give its reason to the model and keep going instead of ending the turn",
+    type: "boolean",
+    currentValue: session.stopHooksContinue,
+  };
 }
 
 /** The "model" option: the catalog's listing, and the model the next prompt runs on. */

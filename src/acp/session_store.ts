@@ -38,6 +38,8 @@ import {
 import { invalidParams, sessionNotFound } from "./rpc_error.ts";
 import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 import { restoredModelChoice } from "./session_config.ts";
+import { stopHooksContinueFor } from "./stop_continuation.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 
 export type { RestoredSession } from "./restored_session.ts";
 
@@ -92,7 +94,7 @@ export class SessionStore {
       id,
       cwd,
       additionalDirectories,
-      settings: this.#defaultSettings(),
+      settings: this.#defaultSettings(this.config.profile),
       settingsRecorded: false,
       conversation: [],
       transcript,
@@ -119,8 +121,13 @@ export class SessionStore {
     await this.config.modelCatalog?.refresh();
   }
 
-  #defaultSettings(): SessionSettings {
-    return { mode: this.config.defaultMode, stopHooksContinue: false, alwaysRejected: [] };
+  /** A new session's settings, or a transcript's that recorded none; `profile` is the session's. */
+  #defaultSettings(profile: CompatProfile): SessionSettings {
+    return {
+      mode: this.config.defaultMode,
+      stopHooksContinue: stopHooksContinueFor(this.config.stopHooksContinue, profile),
+      alwaysRejected: [],
+    };
   }
 
   /** The session's hooks: one settings-chain read, for the session's whole life. */
@@ -236,7 +243,7 @@ export class SessionStore {
     }
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     await this.#listModels();
-    const restored = settingsFromTranscript(records, this.#defaultSettings());
+    const restored = settingsFromTranscript(records, this.#defaultSettings(this.config.profile));
     const modeNotices = reportModeNotRestored(sessionId, restored, this.config.log);
     const recordedModel = restored.settings.model;
     const model = restoredModelChoice(
@@ -279,6 +286,7 @@ export class SessionStore {
       modelCatalog: this.config.modelCatalog,
       log: this.config.log,
       toolCallsSoFar: highestToolCallNumber(records),
+      firstPrompt: records.find((record) => record.type === "prompt")?.prompt,
     });
     session.recordSettings();
     await this.#keep(session);

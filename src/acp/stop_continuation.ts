@@ -14,6 +14,32 @@ import {
 } from "../hooks/hook_messages.ts";
 import type { BlockEntry } from "../hooks/decision.ts";
 import type { StopGate } from "./turn_hooks.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
+
+/**
+ * Whether a new session's Stop blocks continue its turn: as the agent was started
+ * (`--[no-]stop-hooks-continue`, its variable or config key), else as the tools it presents do.
+ * A session with Claude Code's tools is Claude Code to its hooks, and Claude Code goes on after
+ * a Stop block; llama-agent's own contract ends the turn.
+ */
+export function stopHooksContinueFor(
+  setting: boolean | undefined,
+  profile: Pick<CompatProfile, "id">,
+): boolean {
+  return setting ?? profile.id === "claude";
+}
+
+/**
+ * The one line a user reads when a Stop hook blocked the end of a turn that ended anyway (the
+ * session does not continue after Stop blocks), with how to change that: the agent's flag, its
+ * config key, and the session's own option where the client shows it (`optionName`).
+ */
+export function stopBlockIgnoredNotice(optionName: string | undefined): string {
+  const option = optionName === undefined ? "" : `, or turn on "${optionName}" for this session`;
+  return "A Stop hook blocked the end of this turn, but this session ends its turn anyway: " +
+    "to give the hook's reason to the model and go on, as Claude Code does, start the agent " +
+    `with --stop-hooks-continue (or "stopHooksContinue": true in its config file)${option}`;
+}
 
 /** Continuations a turn allows before the next one is overridden, as in Claude Code. */
 export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;

@@ -28,6 +28,10 @@ import { DEFAULT_COMPACT_THRESHOLD, DEFAULT_TOOL_OUTPUT_SHARE } from "../acp/con
 import { createModelProvider } from "../acp/model_provider.ts";
 import { stopHookBlockCapFromEnv } from "../acp/stop_continuation.ts";
 import {
+  STOP_HOOKS_CONTINUE_DEFAULT_WORDS,
+  STOP_HOOKS_CONTINUE_FLAG,
+} from "./stop_hooks_continue_flag.ts";
+import {
   DEFAULT_PERMISSION_MODE,
   isPermissionModeId,
   PERMISSION_MODE_IDS,
@@ -126,6 +130,7 @@ const spec: CommandSpec = {
       valueName: "FILE",
       description: "Permission rules (JSON) for the rule-based policy",
     },
+    STOP_HOOKS_CONTINUE_FLAG,
     {
       name: "max-tool-rounds",
       type: "string",
@@ -225,7 +230,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout(
       renderConfig(loaded.settings, {
         env: io.env,
-        defaults: { model, compat: DEFAULT_COMPAT_PROFILE },
+        defaults: {
+          model,
+          compat: DEFAULT_COMPAT_PROFILE,
+          "stop-hooks-continue": STOP_HOOKS_CONTINUE_DEFAULT_WORDS,
+        },
       }),
     );
     return EXIT.ok;
@@ -313,6 +322,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       maxAnswerTokens: numbers["max-answer-tokens"],
     },
     stopHookBlockCap: stopHookBlockCapFromEnv(io.env, log),
+    stopHooksContinue: typeof flags["stop-hooks-continue"] === "boolean"
+      ? flags["stop-hooks-continue"]
+      : undefined,
     profile: chosen.profile,
     pluginDirs: pluginDirs.dirs,
     mcp: {

@@ -18,6 +18,11 @@ export interface FlagSpec {
    * `lists` (and the last one in `flags`).
    */
   readonly repeatable?: boolean;
+  /**
+   * A boolean flag that `--no-<name>` turns off (its value is then `false`): for a setting whose
+   * default may be on, so that a command line can say either.
+   */
+  readonly negatable?: boolean;
 }
 
 export interface PositionalSpec {

@@ -46,6 +46,14 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
     }
     const eq = arg.indexOf("=");
     const written = eq === -1 ? arg : arg.slice(0, eq);
+    const negated = negatedFlag(spec.flags, written);
+    if (negated !== undefined) {
+      if (eq !== -1) {
+        return { ok: false, error: `Flag "${written}" takes no value: ${hint}` };
+      }
+      flags[negated.name] = false;
+      continue;
+    }
     const flag = findFlag(spec.flags, written);
     if (flag === undefined) {
       const meant = meantFlag(spec.flags, written);
@@ -104,10 +112,18 @@ function findFlag(flags: readonly FlagSpec[], written: string): FlagSpec | undef
   return flags.find((f) => f.short !== undefined && `-${f.short}` === written);
 }
 
+/** The negatable boolean flag that `--no-<name>` turns off. */
+function negatedFlag(flags: readonly FlagSpec[], written: string): FlagSpec | undefined {
+  if (!written.startsWith("--no-")) return undefined;
+  const name = written.slice("--no-".length);
+  return flags.find((f) => f.negatable === true && f.type === "boolean" && f.name === name);
+}
+
 /** The long flag a misspelt `--name` most likely meant (short flags are too short to guess). */
 function meantFlag(flags: readonly FlagSpec[], written: string): string | undefined {
   if (!written.startsWith("--")) return undefined;
-  const meant = nearestName(written.slice(2), [...flags.map((f) => f.name), "help"]);
+  const names = flags.flatMap((f) => f.negatable ? [f.name, `no-${f.name}`] : [f.name]);
+  const meant = nearestName(written.slice(2), [...names, "help"]);
   return meant === undefined ? undefined : `--${meant}`;
 }
 
@@ -142,7 +158,7 @@ export function renderHelp(spec: CommandSpec): string {
   }
   const flagRows = [
     ...spec.flags.map((f) => ({
-      left: `${f.short ? `-${f.short}, ` : ""}--${f.name}${
+      left: `${f.short ? `-${f.short}, ` : ""}--${f.negatable ? "[no-]" : ""}${f.name}${
         f.type === "string" ? ` ${f.valueName ?? "VALUE"}` : ""
       }`,
       right: describeFlag(f),

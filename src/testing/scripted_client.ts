@@ -178,6 +178,9 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
     capabilities: {
       fs: { readTextFile: spec.fs === true, writeTextFile: spec.fs === true },
       terminal: spec.terminal === true,
+      // A scenario may set the session's "stop hooks continue" option, a boolean one. Notices
+      // are not advertised: the case reads them as the marked agent text of clients without.
+      session: { configOptions: { boolean: {} } },
     },
     updates,
     permissionRequests,

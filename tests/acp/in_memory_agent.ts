@@ -82,6 +82,8 @@ export interface InMemoryOptions {
   readonly profile?: CompatProfileId;
   /** `--plugin-dir` directories (absolute) whose hooks every session loads (claude profile). */
   readonly pluginDirs?: readonly string[];
+  /** `--[no-]stop-hooks-continue`; unset, each session decides by its profile. */
+  readonly stopHooksContinue?: boolean;
   readonly clientCapabilities?: ClientCapabilities;
   readonly onPermission?: (
     request: RequestPermissionRequest,
@@ -146,6 +148,7 @@ export async function withInMemoryAgent(
     contextBudget: options.contextBudget,
     profile: compatProfile(options.profile),
     pluginDirs: options.pluginDirs,
+    stopHooksContinue: options.stopHooksContinue,
     hookRunner: options.hookRunner ??
       ((roots) =>
         createHandlerRunner({

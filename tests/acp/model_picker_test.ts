@@ -186,7 +186,8 @@ Deno.test("session/new offers a model option: the startup model first and curren
       { value: "a", name: "Model A" },
       { value: "b", name: "Model B", description: "the other one" },
     ]);
-    assertEquals(configOptions.map((o) => o.id), ["mode", "model", "stop_hooks_continue"]);
+    // This client advertises no boolean options: "stop_hooks_continue" is not among them.
+    assertEquals(configOptions.map((o) => o.id), ["mode", "model"]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 
@@ -25,12 +26,19 @@ Deno.test("session/load replays exactly the updates the live turns sent, user me
       sessionId,
       prompt: [{ type: "text", text: "again" }],
     });
-    const live = t.updates.filter((u) => u.update.sessionUpdate !== "available_commands_update")
-      .map((u) => u.update);
+    // Session state, not the thread: the title is told once it is known, and again after a load.
+    const isState = (u: SessionUpdate) =>
+      u.sessionUpdate === "available_commands_update" || u.sessionUpdate === "session_info_update";
+    const title: SessionUpdate = { sessionUpdate: "session_info_update", title: "read it" };
+    assertEquals(t.updates.filter((u) => u.update.sessionUpdate === "session_info_update")
+      .map((u) => u.update), [title]);
+    const live = t.updates.map((u) => u.update).filter((u) => !isState(u));
     t.updates.length = 0;
     const loaded = await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
     assertEquals(loaded.modes?.currentModeId, "auto-approve-reads");
-    const replayed = t.updates.map((u) => u.update);
+    assertEquals(t.updates.filter((u) => u.update.sessionUpdate === "session_info_update")
+      .map((u) => u.update), [title]);
+    const replayed = t.updates.map((u) => u.update).filter((u) => !isState(u));
     const userChunks = replayed.filter((u) => u.sessionUpdate === "user_message_chunk");
     assertEquals(userChunks.map((u) => u.sessionUpdate === "user_message_chunk" && u.content), [
       { type: "text", text: "read it" },
@@ -102,7 +110,9 @@ Deno.test("session/list shows persisted sessions with title and cwd, filtered by
 });
 
 Deno.test("set_mode and set_config_option keep the mode in sync and announce changes", async () => {
-  await withInMemoryAgent({ clientCapabilities: { session: { configOptions: {} } } }, async (t) => {
+  await withInMemoryAgent({
+    clientCapabilities: { session: { configOptions: { boolean: {} } } },
+  }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/set_mode", { sessionId, modeId: "always-ask" });
     await new Promise((r) => setTimeout(r, 10));

@@ -17,12 +17,19 @@ const READ_SCRIPT = {
   ],
 };
 
+/** A client that takes boolean config options, so it is offered "stop_hooks_continue". */
+const BOOLEAN_OPTIONS = { session: { configOptions: { boolean: {} } } };
+
 function optionValue(options: readonly { id: string; currentValue: unknown }[], id: string) {
   return options.find((o) => o.id === id)?.currentValue;
 }
 
 Deno.test("always-ask and the config options come back on resume and on load: the next read asks", async () => {
-  await withInMemoryAgent({ files: { "notes.txt": "hi\n" }, script: READ_SCRIPT }, async (t) => {
+  await withInMemoryAgent({
+    files: { "notes.txt": "hi\n" },
+    script: READ_SCRIPT,
+    clientCapabilities: BOOLEAN_OPTIONS,
+  }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/set_mode", { sessionId, modeId: "always-ask" });
     await t.agent.request("session/set_config_option", {
@@ -91,7 +98,7 @@ Deno.test("an always-reject answer survives a restore; an always-allow is asked 
 });
 
 Deno.test("a transcript that holds no settings loads with the agent's defaults", async () => {
-  await withInMemoryAgent({ mode: "rule-based" }, async (t) => {
+  await withInMemoryAgent({ mode: "rule-based", clientCapabilities: BOOLEAN_OPTIONS }, async (t) => {
     await t.newSession();
     const sessionId = "written-by-an-older-version";
     const path = transcriptPathFor(sessionId, t.env);

@@ -6,7 +6,11 @@
  */
 import type { ConversationItem, GenerateRequest } from "../../src/model/model.ts";
 import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
-import { stopContinuation, stopHookBlockCapFromEnv } from "../../src/acp/stop_continuation.ts";
+import {
+  stopBlockIgnoredNotice,
+  stopContinuation,
+  stopHookBlockCapFromEnv,
+} from "../../src/acp/stop_continuation.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { reply } from "./fake_models.ts";
 import { recordingModel, text } from "./claude_session_fixture.ts";
@@ -152,7 +156,7 @@ Deno.test("continuing, the 9th consecutive block is overridden: the turn ends wi
   });
 });
 
-Deno.test("with the option off nothing is fed back: a block only annotates _meta, context alone does nothing", async () => {
+Deno.test("with the option off nothing is fed back: a block annotates _meta and the user is told in one line how to turn it on, context alone does nothing", async () => {
   const requests: GenerateRequest[] = [];
   const context = printing({ additionalContext: "not for this turn" });
   await withInMemoryAgent({
@@ -165,7 +169,91 @@ Deno.test("with the option off nothing is fed back: a block only annotates _meta
     assertEquals(response._meta?.hook_should_continue, true);
     assertEquals(response._meta?.hook_reason, "run the tests first");
     assertEquals(requests.length, 1);
-    assertEquals(noticesOf(t.updates, sessionId), []);
+    // This client takes no boolean options: the line names the flag and the config key only.
+    assertEquals(noticesOf(t.updates, sessionId), [stopBlockIgnoredNotice(undefined)]);
+    assertEquals(
+      stopBlockIgnoredNotice(undefined),
+      "A Stop hook blocked the end of this turn, but this session ends its turn anyway: to give " +
+        "the hook's reason to the model and go on, as Claude Code does, start the agent with " +
+        '--stop-hooks-continue (or "stopHooksContinue": true in its config file)',
+    );
+  });
+});
+
+Deno.test("a claude-profile session continues after a Stop block with nothing set, as Claude Code does", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    files: { ".claude/settings.json": settings({ Stop: [[null, BLOCKS_ONCE]] }) },
+    model: recordingModel([reply("done"), reply("tests pass")], requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("fix") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals(requests.length, 2, "the model was called again with the hook's reason");
+    assertEquals(
+      fedBack(requests[1]),
+      reminder(`${PREAMBLE}\nStop hook feedback:\nrun the tests first`) + "\n\n" +
+        reminder(`Stop hook blocking error from command: "${BLOCKS_ONCE}": run the tests first`),
+    );
+  });
+});
+
+Deno.test("--no-stop-hooks-continue ends a claude-profile session's turn at a Stop block, and the user reads how to turn it on", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    profile: "claude",
+    stopHooksContinue: false,
+    files: { ".claude/settings.json": settings({ Stop: [[null, BLOCKS_ONCE]] }) },
+    model: recordingModel([reply("done"), reply("never asked")], requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("fix") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals(requests.length, 1);
+    assertEquals(response._meta?.hook_reason, "run the tests first");
+    assertEquals(noticesOf(t.updates, sessionId), [stopBlockIgnoredNotice(undefined)]);
+  });
+});
+
+Deno.test("--stop-hooks-continue continues a llama-profile session's turn after a Stop block", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    stopHooksContinue: true,
+    files: { ".claude/settings.json": settings({ Stop: [[null, BLOCKS_ONCE]] }) },
+    model: recordingModel([reply("done"), reply("tests pass")], requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("fix") });
+    assertEquals(response.stopReason, "end_turn");
+    assertEquals(requests.length, 2);
+  });
+});
+
+Deno.test("the session's own option overrides the agent's setting, and a client that shows it reads its name in the ignored-block line", async () => {
+  const requests: GenerateRequest[] = [];
+  await withInMemoryAgent({
+    stopHooksContinue: true,
+    clientCapabilities: { session: { configOptions: { boolean: {} } } },
+    files: { ".claude/settings.json": settings({ Stop: [[null, BLOCKS_ONCE]] }) },
+    model: recordingModel([reply("done"), reply("never asked")], requests),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/set_config_option", {
+      sessionId,
+      configId: "stop_hooks_continue",
+      type: "boolean",
+      value: false,
+    });
+    await t.agent.request("session/prompt", { sessionId, prompt: text("fix") });
+    assertEquals(requests.length, 1);
+    const line = stopBlockIgnoredNotice("Stop hooks continue the turn");
+    assertEquals(noticesOf(t.updates, sessionId), [line]);
+    assertEquals(
+      line.endsWith(', or turn on "Stop hooks continue the turn" for this session'),
+      true,
+      line,
+    );
   });
 });
 
