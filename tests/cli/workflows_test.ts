@@ -3,7 +3,7 @@
  * entry point as local CI, the release builds every compile target the way `deno task compile`
  * does, and the action installs through install.sh.
  */
-import { COMPILE_TARGETS } from "../../tools/compile.ts";
+import { archivedBinaryName, archiveName, COMPILE_TARGETS } from "../../tools/compile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
 
@@ -25,13 +25,100 @@ Deno.test("release.yml compiles every target, with its native files, and publish
   );
   assertStringIncludes(
     release,
-    "sha256sum llama-agent-* install.sh hooks-test.schema.json > SHA256SUMS",
+    "sha256sum llama-agent-* install.sh hooks-test.schema.json agent.json > SHA256SUMS",
   );
   // The published schema is the binary's own, and the same as the committed one.
   assertStringIncludes(release, "hooks schema > dist/hooks-test.schema.json");
   assertStringIncludes(release, "cmp dist/hooks-test.schema.json schemas/hooks-test.schema.json");
   assertStringIncludes(release, 'tags: ["v*"]');
   assertStringIncludes(release, "dist/llama-agent-linux-x64 --version");
+  assert(!release.includes("\t"), "no tab in the YAML");
+});
+
+/** The text of one job of a workflow: from its key to the next job's. */
+function job(workflow: string, name: string): string {
+  const start = workflow.indexOf(`\n  ${name}:\n`);
+  assert(start >= 0, `the job "${name}"`);
+  const next = workflow.slice(start + 1).search(/\n {2}[a-z-]+:\n/);
+  return next < 0 ? workflow.slice(start) : workflow.slice(start, start + 1 + next);
+}
+
+/** The entries of a job's `matrix.include`, written as flow mappings (`{ key: value, ... }`). */
+function matrixIncludes(jobText: string): Record<string, string>[] {
+  const include = jobText.slice(jobText.indexOf("include:"), jobText.indexOf("runs-on:"));
+  return [...include.matchAll(/\{([^}]*)\}/g)].map((m) =>
+    Object.fromEntries(
+      m[1]!.split(",").map((pair) => pair.trim()).filter((pair) => pair !== "").map((pair) => {
+        const colon = pair.indexOf(":");
+        return [pair.slice(0, colon).trim(), pair.slice(colon + 1).trim()];
+      }),
+    )
+  );
+}
+
+Deno.test("release.yml packs every target's archive, the one the registry entry names", async () => {
+  const compile = job(await read(".github/workflows/release.yml"), "compile");
+  assertStringIncludes(compile, "tools/release_archive.ts --target ${{ matrix.target }}");
+  assert(
+    compile.indexOf("tools/release_archive.ts") < compile.indexOf("upload-artifact"),
+    "packed before the upload",
+  );
+});
+
+Deno.test("release.yml unpacks and smoke-tests every target's archive on a runner of its own OS and CPU, acp prompt included", async () => {
+  const smoke = job(await read(".github/workflows/release.yml"), "smoke");
+  // GitHub's runner labels: ubuntu-24.04-arm and macos-latest are arm64, macos-15-intel is x64.
+  const runners: Record<string, string> = {
+    "linux-x64": "ubuntu-latest",
+    "linux-arm64": "ubuntu-24.04-arm",
+    "darwin-x64": "macos-15-intel",
+    "darwin-arm64": "macos-latest",
+    "windows-x64": "windows-latest",
+  };
+  assertEquals(
+    matrixIncludes(smoke),
+    COMPILE_TARGETS.map((target) => ({
+      target: target.name,
+      runner: runners[target.name]!,
+      binary: archivedBinaryName(target),
+      // Hooks run through /bin/sh, which Windows lacks.
+      ...(target.name.startsWith("windows") ? { flags: "--skip-hooks-test" } : {}),
+    })),
+  );
+  assertStringIncludes(smoke, "runs-on: ${{ matrix.runner }}");
+  assertStringIncludes(smoke, "fail-fast: false");
+  assertStringIncludes(smoke, "name: llama-agent-${{ matrix.target }}");
+  // The archives as compile.ts names them: .tar.gz, and .zip for the one Windows target.
+  const unix = COMPILE_TARGETS.find((t) => t.name === "linux-x64")!;
+  const windows = COMPILE_TARGETS.find((t) => t.name === "windows-x64")!;
+  assertEquals(archiveName(unix), "llama-agent-linux-x64.tar.gz");
+  assertStringIncludes(smoke, "tar -xzf dist/llama-agent-${{ matrix.target }}.tar.gz -C smoke");
+  assertStringIncludes(smoke, `Expand-Archive -Path dist/${archiveName(windows)}`);
+  assertStringIncludes(
+    smoke.replace(/\s+/g, " "),
+    "deno run --allow-all tools/smoke_agent.ts ${{ matrix.flags }} smoke/${{ matrix.binary }}",
+  );
+});
+
+Deno.test("release.yml publishes only after every smoke test, with agent.json written from the archives", async () => {
+  const release = await read(".github/workflows/release.yml");
+  const publish = job(release, "publish");
+  assertStringIncludes(publish, "needs: [compile, smoke]");
+  assertStringIncludes(
+    publish.replace(/\s+/g, " "),
+    'tools/registry_entry.ts --tag "$GITHUB_REF_NAME" --repository "$GITHUB_REPOSITORY" --dir artifacts',
+  );
+  assert(
+    publish.indexOf("registry_entry.ts") < publish.indexOf("sha256sum"),
+    "agent.json is written before the checksums",
+  );
+});
+
+Deno.test("the release's Deno is the version package.json pins", async () => {
+  const release = await read(".github/workflows/release.yml");
+  const pinned = JSON.parse(await read("package.json")).devDependencies.deno;
+  const versions = [...release.matchAll(/deno-version: (\S+)/g)].map((m) => m[1]);
+  assertEquals(versions, [pinned, pinned]);
 });
 
 Deno.test("the hooks test action installs with install.sh and runs hooks test", async () => {
