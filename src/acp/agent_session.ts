@@ -190,7 +190,10 @@ export class AgentSession {
     }
     // While the model loads the editor sees how far (sent, not recorded), until a cancel.
     const signal = this.#turn?.controller.signal;
-    const show = () => showModelLoadProgress(open.provider, (u) => this.notify(u), signal);
+    const show = () =>
+      showModelLoadProgress(open.provider, (u) => this.notify(u), signal, {
+        say: (text) => this.liveNotice(text),
+      });
     if (open.after === undefined) show();
     else open.after.then(show);
     return open.context;

@@ -7,6 +7,11 @@
  * These updates are sent, never recorded: they are not the model's words, the model never reads
  * them, and a `session/load` does not replay them. Each carries `_meta["llama-agent/model-load"]`
  * so that a client can tell them from a plan of the model's.
+ *
+ * ACP has no capability that says a client shows plans, and some do not (CodeCompanion), so a
+ * download, the wait that takes minutes, is also said in words at coarse steps (where it starts,
+ * then each quarter: `DOWNLOAD_STEP_PERCENT`) through `say`, which the session sends as a notice
+ * (client_features.ts). A load from disk takes seconds and is shown by the plan alone.
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { LoadProgress, ModelProvider } from "./model_provider.ts";
@@ -33,7 +38,12 @@ const realClock: ProgressClock = {
 
 export interface LoadProgressOptions {
   readonly clock?: ProgressClock;
+  /** Where the download's coarse steps are said in words (none when absent). */
+  readonly say?: (text: string) => void;
 }
+
+/** The download's progress is said in words at each multiple of this percentage. */
+export const DOWNLOAD_STEP_PERCENT = 25;
 
 /** The entry's text: `Downloading model… 40 %`, or `Loading model…` before any report. */
 export function loadProgressText(progress: LoadProgress | undefined): string {
@@ -77,7 +87,12 @@ export function showModelLoadProgress(
 ): void {
   if (signal?.aborted) return;
   const throttle = new LatestThrottle(show, options.clock ?? realClock);
-  const unfollow = models.followLoad((progress) => throttle.offer(progress));
+  const say = options.say;
+  const steps = say === undefined ? undefined : new DownloadSteps(say);
+  const unfollow = models.followLoad((progress) => {
+    throttle.offer(progress);
+    steps?.offer(progress);
+  });
   if (unfollow === undefined) return;
   let stopped = false;
   const stop = () => {
@@ -140,6 +155,27 @@ class LatestThrottle {
     this.#lastText = loadProgressText(progress);
     this.#lastStage = progress?.stage;
     this.show(loadProgressUpdate(progress));
+  }
+}
+
+/**
+ * Says the download's progress at its first report (wherever it stands: a second prompt may
+ * join a download half done) and then each time it passes a multiple of DOWNLOAD_STEP_PERCENT,
+ * in the words of the plan's entry.
+ */
+class DownloadSteps {
+  /** The last step said; undefined before the first. */
+  #lastStep: number | undefined;
+
+  constructor(private readonly say: (text: string) => void) {}
+
+  offer(progress: LoadProgress | undefined): void {
+    if (progress?.stage !== "download") return;
+    const percent = percentOf(progress);
+    const step = Math.floor(percent / DOWNLOAD_STEP_PERCENT);
+    if (this.#lastStep !== undefined && step <= this.#lastStep) return;
+    this.#lastStep = step;
+    this.say(loadProgressText(progress));
   }
 }
 

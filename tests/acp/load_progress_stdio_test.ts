@@ -9,6 +9,8 @@ import { REPO_ROOT, withTempProject } from "../helpers/run_cli.ts";
 import { writeReplyModel } from "../helpers/test_models.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { MODEL_LOAD_META_KEY } from "../../src/acp/load_progress.ts";
+import { NOTICE_META_KEY } from "../../src/acp/hook_notices.ts";
+import type { JsonObject } from "../helpers/json_object.ts";
 
 const DENO = `${REPO_ROOT}/node_modules/deno/deno`;
 const AGENT = `${REPO_ROOT}/tests/acp/fixtures/gated_load_agent.ts`;
@@ -28,6 +30,7 @@ interface Gated {
 function withGatedAgent(
   env: Readonly<Record<string, string>>,
   fn: (gated: Gated) => Promise<void>,
+  clientCapabilities: JsonObject = {},
 ): Promise<void> {
   return withTempProject(
     { "home/.keep": "", "project/.keep": "", "gates/.keep": "" },
@@ -49,7 +52,7 @@ function withGatedAgent(
         env: { GATED_LOAD_DIR: gates, ...env },
       });
       try {
-        await agent.call("initialize", { protocolVersion: 1, clientCapabilities: {} });
+        await agent.call("initialize", { protocolVersion: 1, clientCapabilities });
         await fn({
           agent,
           project,
@@ -93,6 +96,24 @@ function planTexts(agent: AcpHarness, sessionId: string): string[][] {
   );
 }
 
+const isNoticeText = (update: JsonObject) =>
+  update.sessionUpdate === "agent_message_chunk" && isObject(update._meta) &&
+  update._meta[NOTICE_META_KEY] === true;
+
+/** The texts of the marked agent messages a client without notices is told things in. */
+function noticeTexts(agent: AcpHarness, sessionId: string): string[] {
+  return agent.sessionUpdates(sessionId).filter(isNoticeText).map((update) =>
+    isObject(update.content) ? String(update.content.text) : "?"
+  );
+}
+
+/** The agent text that is not a notice: the model's reply. */
+function replyText(agent: AcpHarness, sessionId: string): string {
+  return agent.sessionUpdates(sessionId).filter((update) =>
+    update.sessionUpdate === "agent_message_chunk" && !isNoticeText(update)
+  ).map((update) => isObject(update.content) ? String(update.content.text) : "?").join("");
+}
+
 function stopReasonOf(answer: AcpResponse): unknown {
   return isObject(answer.result) ? answer.result.stopReason : answer.error;
 }
@@ -123,15 +144,26 @@ Deno.test("a prompt waiting for the model shows the download and load progress a
         await open(`step_${index}`);
         await waitForPlan(agent, sessionId, text);
       }
-      assertEquals(agent.agentText(sessionId), "", "no reply before the model is there");
+      assertEquals(replyText(agent, sessionId), "", "no reply before the model is there");
+      // A client that may not show plans reads the download in words, at each quarter passed
+      // (it advertised no notices: as marked agent text, each line a paragraph); the load from
+      // disk is the plan's alone.
+      assertEquals(noticeTexts(agent, sessionId), [
+        "Downloading model… 10 %",
+        "\n\nDownloading model… 42 %",
+        "\n\nDownloading model… 100 %",
+      ]);
       await open("ready");
       assertEquals(stopReasonOf(await prompt), "end_turn");
-      assertEquals(agent.agentText(sessionId), "Loaded.");
+      // The reply is a paragraph of its own after the last of those lines.
+      assertEquals(replyText(agent, sessionId), "\n\nLoaded.");
       assertEquals(planTexts(agent, sessionId), [["Loading model…"], ...shown.map((t) => [t]), []]);
 
       // Cleared before the model's first word, and every update marked as the load's.
       const updates = agent.sessionUpdates(sessionId);
-      const firstText = updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk");
+      const firstText = updates.findIndex((u) =>
+        u.sessionUpdate === "agent_message_chunk" && !isNoticeText(u)
+      );
       const lastPlan = updates.findLastIndex((u) => u.sessionUpdate === "plan");
       assert(lastPlan < firstText, "the progress ends before the reply starts");
       for (const update of updates.filter((u) => u.sessionUpdate === "plan")) {
@@ -143,6 +175,7 @@ Deno.test("a prompt waiting for the model shows the download and load progress a
         `${home}/.local/state/llama-agent/sessions/${sessionId}/raw.jsonl`,
       );
       assert(!transcript.includes("Loading model"), transcript);
+      assert(!transcript.includes("Downloading model"), transcript);
       assert(!transcript.includes(MODEL_LOAD_META_KEY), transcript);
       const before = agent.sessionUpdates(sessionId).length;
       await agent.call("session/load", { sessionId, cwd: project, mcpServers: [] });
@@ -150,6 +183,31 @@ Deno.test("a prompt waiting for the model shows the download and load progress a
       assert(replayed.some((u) => u.sessionUpdate === "agent_message_chunk"), "replayed the reply");
       assertEquals(replayed.filter((u) => u.sessionUpdate === "plan"), []);
     },
+  );
+});
+
+Deno.test("a client that advertises notices reads the download's steps as notice updates, and no agent text but the reply", async () => {
+  await withGatedAgent(
+    { GATED_LOAD_STEPS: "download:0,download:0.3,download:0.49,download:0.5,download:1,load:1" },
+    async ({ agent, open, newSession }) => {
+      const sessionId = await newSession();
+      const prompt = agent.request("session/prompt", { sessionId, prompt: PROMPT });
+      await waitForPlan(agent, sessionId, "Loading model…");
+      for (let index = 0; index < 6; index++) await open(`step_${index}`);
+      await open("ready");
+      assertEquals(stopReasonOf(await prompt), "end_turn");
+      const notices = agent.sessionUpdates(sessionId).filter((u) => u.sessionUpdate === "notice");
+      // 49 % is in the quarter 30 % was said in: not said again.
+      assertEquals(notices, [
+        { sessionUpdate: "notice", severity: "info", title: "Downloading model… 0 %" },
+        { sessionUpdate: "notice", severity: "info", title: "Downloading model… 30 %" },
+        { sessionUpdate: "notice", severity: "info", title: "Downloading model… 50 %" },
+        { sessionUpdate: "notice", severity: "info", title: "Downloading model… 100 %" },
+      ]);
+      assertEquals(agent.agentText(sessionId), "Loaded.");
+      assertEquals(planTexts(agent, sessionId).at(-1), [], "the plan is shown and taken away too");
+    },
+    { session: { notices: {} } },
   );
 });
 

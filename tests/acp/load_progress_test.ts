@@ -198,3 +198,26 @@ Deno.test("the provider has nothing to follow once the load has ended", async ()
   await loading.models.get().catch(() => {});
   assertEquals(loading.models.followLoad(() => {}), undefined);
 });
+
+Deno.test("a download is said in words at its first report and each quarter it passes, a load from disk never", async () => {
+  const loading = manualLoad();
+  const said: string[] = [];
+  showModelLoadProgress(loading.models, () => {}, undefined, {
+    clock: new SteppedClock(),
+    say: (text) => said.push(text),
+  });
+  // Joined half done (another prompt started the download): said where it stands.
+  for (const fraction of [0.37, 0.4, 0.49, 0.5, 0.74, 0.75, 0.99, 1]) {
+    loading.report("download", fraction);
+  }
+  loading.report("load", 0.5);
+  loading.report("load", 1);
+  loading.finish(scriptedModel({ turns: [] }));
+  await settled();
+  assertEquals(said, [
+    "Downloading model… 37 %",
+    "Downloading model… 50 %",
+    "Downloading model… 75 %",
+    "Downloading model… 100 %",
+  ]);
+});
