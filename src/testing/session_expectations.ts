@@ -24,6 +24,7 @@ import { capabilityOf, COMPAT_PROFILE_IDS, compatProfile } from "../profile/comp
 import type { HookFiring } from "../hooks/hook_engine.ts";
 import {
   checkTextList,
+  type DecisionName,
   decisionName,
   describeText,
   FailureList,
@@ -144,27 +145,30 @@ function checkMeta(
   }
 }
 
+/** A firing as a scenario writes it: no "matcher" for an event that has no matcher value. */
+interface WrittenFiring {
+  readonly event: string;
+  readonly matcher?: string | null;
+  readonly decision?: DecisionName;
+}
+
+type FiringExpectation = NonNullable<SessionExpectation["hooks"]>[number];
+
 function checkHooks(
-  expected: NonNullable<SessionExpectation["hooks"]>,
+  expected: readonly FiringExpectation[],
   firings: readonly HookFiring[],
   failures: FailureList,
 ): void {
-  const actual = firings.map((f) => ({
+  const actual: WrittenFiring[] = firings.map((f) => ({
     event: f.event,
-    matcher: f.matcherValue,
+    ...(f.matcherValue === null ? {} : { matcher: f.matcherValue }),
     decision: decisionName(f.event, f.decision.verdict),
   }));
-  const differs = (i: number): boolean => {
-    const want = expected[i]!;
-    const got = actual[i];
-    if (got === undefined || got.event !== want.event) return true;
-    if (want.matcher !== undefined && want.matcher !== got.matcher) return true;
-    return want.decision !== undefined && !sameDecision(want.decision, got.decision);
-  };
+  const differs = (i: number) => !firingAccepted(expected[i]!, actual[i]);
   const first = expected.findIndex((_, i) => differs(i));
   if (first === -1 && expected.length === actual.length) return;
   const at = first === -1 ? expected.length : first;
-  const show = (f: { event: string; matcher?: string | null; decision?: string } | undefined) =>
+  const show = (f: WrittenFiring | undefined) =>
     f === undefined
       ? "nothing"
       : `${f.event}${f.matcher ? `(${f.matcher})` : ""}${f.decision ? ` → ${f.decision}` : ""}`;
@@ -174,8 +178,30 @@ function checkHooks(
       show(actual[at])
     } (${actual.length} firing(s) ran hooks, ${expected.length} expected)`,
     expected,
-    actual,
+    actual.map((got, i) => asWritten(expected[i], got)),
   );
+}
+
+/** Whether `got` is the firing `want` describes; `"matcher": null` is an event without one. */
+function firingAccepted(want: FiringExpectation, got: WrittenFiring | undefined): boolean {
+  if (got === undefined || got.event !== want.event) return false;
+  if (want.matcher !== undefined && want.matcher !== (got.matcher ?? null)) return false;
+  return want.decision === undefined || sameDecision(want.decision, got.decision ?? "none");
+}
+
+/**
+ * A firing as the failure shows it beside what the user wrote at its place, so the diff marks
+ * only what differs: the expectation itself where it holds; the keys it names where the event is
+ * the same; the whole firing where it is another event, or beyond the list.
+ */
+function asWritten(want: FiringExpectation | undefined, got: WrittenFiring): WrittenFiring {
+  if (want === undefined || want.event !== got.event) return got;
+  if (firingAccepted(want, got)) return want;
+  return {
+    event: got.event,
+    ...(want.matcher === undefined ? {} : { matcher: got.matcher ?? null }),
+    ...(want.decision === undefined ? {} : { decision: got.decision }),
+  };
 }
 
 function checkTools(
