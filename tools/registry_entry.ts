@@ -5,7 +5,7 @@
  * agent) lists, with one `distribution.binary` platform per compile target, each pointing at the
  * release's archive of that target (tools/release_archive.ts) with its SHA-256, and starting
  * `llama-agent acp`. Every target's archive must be in `--dir`: an entry that silently lacks a
- * platform is not written.
+ * platform is not written; and the tag must be package.json's version, the one the binary reports.
  *
  * The shape follows the registry's `agent.schema.json`: `id` (`^[a-z][a-z0-9-]*$`), `name`,
  * `version` (semver), `description`, `distribution` required; `binary` keyed by platform, each
@@ -46,7 +46,8 @@ export interface RegistryEntryInput {
   readonly tag: string;
   /** The GitHub repository the release belongs to: `owner/name`. */
   readonly repository: string;
-  /** package.json's `description` and `license`. */
+  /** package.json's `version`, `description` and `license`. */
+  readonly packageVersion: string;
   readonly description: string;
   readonly license: string;
   /** Each target's archive SHA-256 (hex), by target name; every target must have one. */
@@ -64,6 +65,13 @@ export function registryEntry(input: RegistryEntryInput): RegistryEntry {
     throw new Error(
       `Cannot write the ACP Registry entry: the tag "${input.tag}" is not a version ` +
         `(vMAJOR.MINOR.PATCH, e.g. "v1.2.3")`,
+    );
+  }
+  // The binary says package.json's version (`--version`); the entry must not say another.
+  if (version !== input.packageVersion) {
+    throw new Error(
+      `Cannot write the ACP Registry entry: the tag "${input.tag}" is not package.json's ` +
+        `version "${input.packageVersion}": bump the version in package.json before tagging`,
     );
   }
   if (!REPOSITORY.test(input.repository)) {
@@ -160,6 +168,7 @@ async function main(args: readonly string[]): Promise<number> {
     const entry = registryEntry({
       tag,
       repository,
+      packageVersion: packageJson.version,
       description: packageJson.description,
       license: packageJson.license,
       checksums: await archiveChecksums(dir),

@@ -18,6 +18,8 @@ const ARCHIVES = [
 ];
 
 const PACKAGE = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/package.json`));
+/** The tag of a release of the checked-out version. */
+const TAG = `v${PACKAGE.version}`;
 
 async function withFakeArchives(
   names: readonly string[],
@@ -71,7 +73,7 @@ Deno.test("agent.json lists every target's archive at the tag's download URL wit
   await withFakeArchives(ARCHIVES, async (dir) => {
     const run = await runTool([
       "--tag",
-      "v1.2.3",
+      TAG,
       "--repository",
       "acme/llama-agent",
       "--dir",
@@ -84,7 +86,7 @@ Deno.test("agent.json lists every target's archive at the tag's download URL wit
     );
     const entry = JSON.parse(await Deno.readTextFile(`${dir}/agent.json`));
     const sums = await systemChecksums(dir, ARCHIVES);
-    const download = "https://github.com/acme/llama-agent/releases/download/v1.2.3";
+    const download = `https://github.com/acme/llama-agent/releases/download/${TAG}`;
     const unix = (archive: string) => ({
       archive: `${download}/${archive}`,
       sha256: sums.get(archive),
@@ -94,7 +96,7 @@ Deno.test("agent.json lists every target's archive at the tag's download URL wit
     assertEquals(entry, {
       id: "llama-agent",
       name: "llama-agent",
-      version: "1.2.3",
+      version: PACKAGE.version,
       description: PACKAGE.description,
       repository: "https://github.com/acme/llama-agent",
       license: PACKAGE.license,
@@ -177,10 +179,16 @@ function checksumsFor(names: readonly string[]): Map<string, string> {
 }
 
 const ALL = checksumsFor(COMPILE_TARGETS.map((t) => t.name));
-const INPUT = { repository: "acme/llama-agent", description: "d", license: "MIT", checksums: ALL };
+const INPUT = {
+  repository: "acme/llama-agent",
+  packageVersion: "1.2.3",
+  description: "d",
+  license: "MIT",
+  checksums: ALL,
+};
 
 Deno.test("the entry keeps to the registry's schema and rules, covering all three OS families", () => {
-  const entry = registryEntry({ ...INPUT, tag: "v0.4.0" });
+  const entry = registryEntry({ ...INPUT, tag: "v1.2.3" });
   assertEquals(registryProblems(entry), []);
   const families = new Set(Object.keys(entry.distribution.binary).map((p) => p.split("-")[0]));
   assertEquals([...families].sort(), ["darwin", "linux", "windows"]);
@@ -206,7 +214,7 @@ Deno.test("the entry keeps to the registry's schema and rules, covering all thre
 });
 
 Deno.test("a pre-release tag keeps its suffix in the version and the URLs", () => {
-  const entry = registryEntry({ ...INPUT, tag: "v1.0.0-rc.1" });
+  const entry = registryEntry({ ...INPUT, packageVersion: "1.0.0-rc.1", tag: "v1.0.0-rc.1" });
   assertEquals(entry.version, "1.0.0-rc.1");
   assertStringIncludes(
     entry.distribution.binary["darwin-aarch64"]!.archive,
@@ -232,6 +240,14 @@ Deno.test("a tag that is not a version, or a repository that is not OWNER/NAME, 
   }
 });
 
+Deno.test("a tag other than package.json's version (what the binary reports) is refused", () => {
+  assertThrows(
+    () => registryEntry({ ...INPUT, tag: "v1.2.4" }),
+    Error,
+    `the tag "v1.2.4" is not package.json's version "1.2.3": bump the version in package.json before tagging`,
+  );
+});
+
 Deno.test("a checksum that is not 64 hex digits is refused, naming the archive", () => {
   const checksums = new Map(ALL).set("linux-arm64", "abc");
   assertThrows(
@@ -246,7 +262,7 @@ Deno.test("missing archives are refused, each named, and no agent.json is writte
   await withFakeArchives(present, async (dir) => {
     const run = await runTool([
       "--tag",
-      "v1.2.3",
+      TAG,
       "--repository",
       "acme/llama-agent",
       "--dir",
