@@ -6,7 +6,8 @@
  */
 import { resolve } from "node:path";
 import { errorMessage } from "../error.ts";
-import { describePermissionError } from "./permission_error.ts";
+import { outsidePathStatus } from "./outside_path_status.ts";
+import { describePermissionError, isOutsideGrant } from "./permission_error.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import type { FlagSpec } from "./command_spec.ts";
 
@@ -34,7 +35,10 @@ export async function resolvePluginDirs(
     try {
       info = await Deno.stat(dir);
     } catch (error) {
-      const detail = error instanceof Deno.errors.NotFound
+      // Outside what llama-agent may read, a directory that is not there is missing all the same.
+      const missing = error instanceof Deno.errors.NotFound ||
+        (isOutsideGrant(error) && await outsidePathStatus(dir) === "missing");
+      const detail = missing
         ? "no such directory"
         : describePermissionError(error, cwd) ?? `cannot be read: ${errorMessage(error)}`;
       return { ok: false, message: `Cannot load --plugin-dir "${value}": ${detail}` };

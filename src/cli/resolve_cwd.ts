@@ -3,6 +3,7 @@
  * read, resolved to an absolute real path (hooks see it as `cwd` and `CLAUDE_PROJECT_DIR`).
  */
 import { resolve } from "node:path";
+import { outsidePathStatus } from "./outside_path_status.ts";
 import { describePermissionError } from "./permission_error.ts";
 
 export type ResolvedCwd = { readonly ok: true; readonly path: string } | {
@@ -18,6 +19,10 @@ export async function resolveCwd(
   const wanted = resolve(launchDir, flag ?? ".");
   const permission = await Deno.permissions.query({ name: "read", path: wanted });
   if (permission.state !== "granted") {
+    // A directory that is not there is missing wherever it would be.
+    if (await outsidePathStatus(wanted) === "missing") {
+      return { ok: false, error: `Directory "${wanted}" does not exist` };
+    }
     const roots = env("LLAMA_AGENT_LAUNCH_DIR") ?? launchDir;
     return {
       ok: false,

@@ -15,6 +15,7 @@ import { ConfigFileRefused, readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
 import { duplicateKeys } from "../jsonc_duplicate_keys.ts";
 import { nearestName } from "../nearest_name.ts";
+import { outsidePathStatus } from "./outside_path_status.ts";
 import { isOutsideGrant, readableRootsAdvice } from "./permission_error.ts";
 import type { ReadableRoots } from "./startup_files.ts";
 import { type SettingSpec, valueProblem } from "./setting_spec.ts";
@@ -77,6 +78,9 @@ export async function loadUserConfig(
     if (error instanceof Deno.errors.NotFound) {
       return { ok: true, config: { path, exists: false, values: new Map() } };
     }
+    // Outside what llama-agent may read, a file that is not there is no config file either.
+    const missing = isOutsideGrant(error) && await outsidePathStatus(path) === "missing";
+    if (missing) return { ok: true, config: { path, exists: false, values: new Map() } };
     if (isOutsideGrant(error)) {
       const unreadable = `Cannot read config file "${path}", so its settings are not used: ` +
         readProblem(error, roots);
