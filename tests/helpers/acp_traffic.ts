@@ -6,7 +6,10 @@
  * - ordering: a `session/update` only for a session the agent created (after its `session/new`
  *   answer) or the client named (`session/load`, `session/resume`); a `tool_call_update` only for
  *   a `toolCallId` announced by a `tool_call` in the same session (`ordering`);
- * - responses answer a pending request exactly once (`protocol`).
+ * - responses answer a pending request exactly once (`protocol`);
+ * - what the schema lets an agent send only to a client that advertised it, it sends only then
+ *   (`capability`): `type: "boolean"` config options (`session.configOptions.boolean`), `notice`
+ *   updates (`session.notices`), compaction updates (`session.compaction`).
  *
  * `stdout` and `lifecycle` violations are the harness's own (it owns the process).
  */
@@ -14,7 +17,13 @@ import { agentMessageDefs, validateAgentMessage } from "./acp_schema.ts";
 import { isObject, type JsonObject } from "./json_object.ts";
 import { clip, isRequestId, type RequestId } from "./json_rpc.ts";
 
-export type ViolationKind = "stdout" | "schema" | "ordering" | "protocol" | "lifecycle";
+export type ViolationKind =
+  | "stdout"
+  | "schema"
+  | "ordering"
+  | "protocol"
+  | "lifecycle"
+  | "capability";
 
 export interface Violation {
   readonly kind: ViolationKind;
@@ -33,6 +42,8 @@ export class TrafficMonitor {
   private readonly agentPending = new Map<RequestId, string>();
   private readonly sessions = new Set<string>();
   private readonly toolCalls = new Map<string, Set<string>>();
+  /** The client's `session` capabilities, once it sent `initialize`. */
+  private clientSession: JsonObject = {};
 
   constructor(private readonly options: { readonly strictSchema?: boolean } = {}) {}
 
@@ -43,6 +54,10 @@ export class TrafficMonitor {
     if (typeof method === "string") {
       if (isRequestId(id) && "id" in message) this.clientPending.set(id, method);
       const params = isObject(message.params) ? message.params : {};
+      if (method === "initialize") {
+        const capabilities = isObject(params.clientCapabilities) ? params.clientCapabilities : {};
+        this.clientSession = isObject(capabilities.session) ? capabilities.session : {};
+      }
       if (
         (method === "session/load" || method === "session/resume") &&
         typeof params.sessionId === "string"
@@ -85,6 +100,7 @@ export class TrafficMonitor {
       return;
     }
     this.clientPending.delete(id);
+    if (isObject(message.result)) this.checkConfigOptions(message.result.configOptions, answered);
     if (answered === "session/new" && isObject(message.result)) {
       const { sessionId } = message.result;
       if (typeof sessionId === "string") this.sessions.add(sessionId);
@@ -116,6 +132,25 @@ export class TrafficMonitor {
     const { sessionId, update } = params;
     if (typeof sessionId !== "string" || !isObject(update)) return;
     const kind = update.sessionUpdate;
+    if (kind === "config_option_update") {
+      this.checkConfigOptions(update.configOptions, "config_option_update");
+    }
+    if (kind === "notice" && !this.advertised("notices")) {
+      this.report(
+        "capability",
+        `a notice update in session "${sessionId}", but the client did not advertise ` +
+          "session.notices",
+      );
+    }
+    if (
+      (kind === "compaction_update" || kind === "compaction_summary_chunk") &&
+      !this.advertised("compaction")
+    ) {
+      this.report(
+        "capability",
+        `a ${kind} in session "${sessionId}", but the client did not advertise session.compaction`,
+      );
+    }
     if (!this.sessions.has(sessionId)) {
       this.report(
         "ordering",
@@ -133,6 +168,26 @@ export class TrafficMonitor {
         "ordering",
         `tool_call_update for toolCallId "${toolCallId}" in session "${sessionId}" before any ` +
           "tool_call announced it",
+      );
+    }
+  }
+
+  /** Whether the client's `session` capabilities hold `name` (omitted and null: not). */
+  private advertised(name: "notices" | "compaction"): boolean {
+    return this.clientSession[name] != null;
+  }
+
+  /** Boolean config options go only to a client that advertised `configOptions.boolean`. */
+  private checkConfigOptions(options: unknown, where: string): void {
+    if (!Array.isArray(options)) return;
+    const configOptions = this.clientSession.configOptions;
+    if (isObject(configOptions) && configOptions.boolean != null) return;
+    for (const option of options) {
+      if (!isObject(option) || option.type !== "boolean") continue;
+      this.report(
+        "capability",
+        `the boolean config option ${JSON.stringify(option.id)} in ${where}, but the client ` +
+          "did not advertise session.configOptions.boolean",
       );
     }
   }
