@@ -11,6 +11,8 @@ import type { AgentConfig } from "./agent_config.ts";
 import { AfterResponse } from "./after_response.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { foreignToolNotice } from "./foreign_tool_notice.ts";
+import { profileNotice } from "./profile_notice.ts";
+import { compatProfile } from "../profile/compat_profile.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
 import {
@@ -63,8 +65,15 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         // The transcript holds the session record before the first hook reads transcript_path.
         await session.transcript.flush();
         const notices = await startSession(store, session, "startup");
-        // Once, at startup: hooks that can never fire under this profile are said, not hidden.
-        const foreign = foreignToolNotice(session.hooks.hooks, config.profile, session.cwd);
+        // Once, at startup: the profile decided from the hooks, and hooks that can never fire
+        // under it, are said, not hidden.
+        const chosen = profileNotice(session.hooks);
+        if (chosen !== undefined) notices.unshift(chosen);
+        const foreign = foreignToolNotice(
+          session.hooks.hooks,
+          session.toolKit.profile,
+          session.cwd,
+        );
         if (foreign !== undefined) notices.push(foreign);
         // After the response: a client must know the session id before updates name it.
         afterResponse.run(() => {
@@ -210,7 +219,14 @@ function initializeResponse(config: AgentConfig): InitializeResponse {
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
-      _meta: { "llama-agent/hooks": { events: [...firedEvents(config.profile)] } },
+      // Under `auto`, the events a session may fire: the claude profile's, the most there are.
+      _meta: {
+        "llama-agent/hooks": {
+          events: [
+            ...firedEvents(config.profile === "auto" ? compatProfile("claude") : config.profile),
+          ],
+        },
+      },
     },
     agentInfo: { name: "llama-agent", title: "llama-agent", version: config.version },
     authMethods: [],

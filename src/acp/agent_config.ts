@@ -5,7 +5,7 @@ import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import type { ShellRunner } from "../agent/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import type { ContextBudgetSettings } from "./context_budget.ts";
 import type { ModelCatalog } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
@@ -43,9 +43,12 @@ export interface AgentConfig {
   readonly version: string;
   /**
    * How the agent presents itself to hooks and the model: its tool names and shapes, `effort`,
-   * when input is checked (`--compat`, compat_profile.ts).
+   * when input is checked (`--compat`, compat_profile.ts). A profile forces it; `"auto"` decides
+   * for each session from the hooks of its directory (src/hooks/profile_choice.ts).
    */
-  readonly profile: CompatProfile;
+  readonly profile: ProfileSetting;
+  /** Where a forced profile was set (`--compat`, its variable, the config file), for its reason. */
+  readonly profileOrigin?: string;
   /**
    * `--plugin-dir` directories (absolute, in flag order) whose plugin hooks every session loads;
    * read only when the profile reads plugins.

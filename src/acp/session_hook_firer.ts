@@ -10,6 +10,7 @@ import { fireHooks, type HookFiring, noHooksFiring } from "../hooks/hook_engine.
 import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
 import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+import { forcedDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 
 /**
@@ -53,6 +54,8 @@ export interface SelectedFiring<E extends FiredEventName> {
 
 export interface SessionHookFirer {
   readonly hooks: SessionHooks;
+  /** The profile the hooks are loaded and fired under, and why it is that one. */
+  readonly decision: ProfileDecision;
   /**
    * Whether `event` fires in the session's profile and a registration exists for it: seams skip
    * building payloads when not. (A `PostCompact` hook registers in the llama profile, where
@@ -98,6 +101,13 @@ export async function createSessionHookFirer(options: {
   readonly runHandler: HandlerRunner;
   /** How the agent presents itself to hooks (`effort`, the tool names `if` rules name). */
   readonly profile: CompatProfile;
+  /**
+   * The hooks, already loaded under `profile` (when the profile was decided from them,
+   * src/hooks/profile_choice.ts); absent: loaded here.
+   */
+  readonly hooks?: SessionHooks;
+  /** Why the profile is `profile`; absent: forced by `--compat`. */
+  readonly decision?: ProfileDecision;
   /** `--plugin-dir` directories, loaded when the profile reads plugins. */
   readonly pluginDirs?: readonly string[];
   readonly log: (line: string) => void;
@@ -105,7 +115,7 @@ export async function createSessionHookFirer(options: {
   readonly transcript?: HookReadTranscript;
 }): Promise<SessionHookFirer> {
   const { session, runHandler, observe, profile } = options;
-  const hooks = await loadSessionHooks(session.cwd, options.home, {
+  const hooks = options.hooks ?? await loadSessionHooks(session.cwd, options.home, {
     profile,
     pluginDirs: options.pluginDirs,
   });
@@ -165,6 +175,7 @@ export async function createSessionHookFirer(options: {
   };
   return {
     hooks,
+    decision: options.decision ?? forcedDecision(profile, "--compat"),
     has: (event) =>
       isFiredEvent(event, profile) && (hooks.registry.byEvent.get(event)?.length ?? 0) > 0,
     select,

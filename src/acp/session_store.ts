@@ -40,6 +40,8 @@ import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 import { restoredModelChoice } from "./session_config.ts";
 import { stopHooksContinueFor } from "./stop_continuation.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
+import { loadProfileChoice, type ProfileChoice } from "../hooks/profile_choice.ts";
+import { describeDecision } from "../hooks/profile_decision.ts";
 
 export type { RestoredSession } from "./restored_session.ts";
 
@@ -77,9 +79,19 @@ export class SessionStore {
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     const listing = this.#listModels();
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
-    // Hooks first: nothing below can fail and leave the open transcript behind.
-    const claudeTranscript = this.#claudeTranscript(id, cwd);
-    const hooks = await this.#openHooks(id, cwd, roots, () => session.mode, claudeTranscript);
+    // Hooks first: nothing below can fail and leave the open transcript behind. They decide the
+    // session's profile (`--compat auto`), which decides everything else it presents.
+    const choice = await this.#chooseProfile(cwd);
+    const { profile } = choice.decision;
+    const claudeTranscript = this.#claudeTranscript(id, cwd, profile);
+    const hooks = await this.#openHooks(
+      id,
+      cwd,
+      roots,
+      () => session.mode,
+      claudeTranscript,
+      choice,
+    );
     const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
     await claudeTranscript?.open();
     transcript.append({
@@ -94,7 +106,7 @@ export class SessionStore {
       id,
       cwd,
       additionalDirectories,
-      settings: this.#defaultSettings(this.config.profile),
+      settings: this.#defaultSettings(profile),
       settingsRecorded: false,
       conversation: [],
       transcript,
@@ -102,7 +114,7 @@ export class SessionStore {
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
-      toolKit: createToolKit(this.config.profile),
+      toolKit: createToolKit(profile),
       client,
       models: this.config.models,
       modelCatalog: this.config.modelCatalog,
@@ -130,6 +142,19 @@ export class SessionStore {
     };
   }
 
+  /**
+   * The hooks of a session in `cwd`, under the profile `--compat` forces or its hooks decide
+   * (a session brought back decides again: its settings may have changed since).
+   */
+  async #chooseProfile(cwd: string): Promise<ProfileChoice> {
+    const choice = await loadProfileChoice(this.config.profile, cwd, this.config.home, {
+      pluginDirs: this.config.pluginDirs,
+      ...(this.config.profileOrigin === undefined ? {} : { origin: this.config.profileOrigin }),
+    });
+    this.config.log(`Session in "${cwd}": profile ${describeDecision(choice.decision)}`);
+    return choice;
+  }
+
   /** The session's hooks: one settings-chain read, for the session's whole life. */
   async #openHooks(
     id: string,
@@ -137,6 +162,7 @@ export class SessionStore {
     roots: readonly string[],
     mode: () => PermissionModeId,
     claudeTranscript: ClaudeTranscript | undefined,
+    choice: ProfileChoice,
   ): Promise<SessionHookFirer> {
     return await createSessionHookFirer({
       session: {
@@ -147,7 +173,9 @@ export class SessionStore {
       },
       home: this.config.home,
       runHandler: this.config.hookRunner(roots),
-      profile: this.config.profile,
+      profile: choice.decision.profile,
+      hooks: choice.hooks,
+      decision: choice.decision,
       pluginDirs: this.config.pluginDirs,
       log: this.config.log,
       observe: this.config.observeFiring,
@@ -159,8 +187,12 @@ export class SessionStore {
    * The `claude` profile's transcript for hooks, at Claude Code's path for this cwd; not opened
    * yet. A session brought back appends to the same file, its chain going on.
    */
-  #claudeTranscript(id: string, cwd: string): ClaudeTranscript | undefined {
-    if (this.config.profile.transcript !== "claude") return undefined;
+  #claudeTranscript(
+    id: string,
+    cwd: string,
+    profile: CompatProfile,
+  ): ClaudeTranscript | undefined {
+    if (profile.transcript !== "claude") return undefined;
     const home = claudeTranscriptHome(this.config.home);
     if (home === undefined) {
       this.config.log(
@@ -243,7 +275,9 @@ export class SessionStore {
     }
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     await this.#listModels();
-    const restored = settingsFromTranscript(records, this.#defaultSettings(this.config.profile));
+    const choice = await this.#chooseProfile(cwd);
+    const { profile } = choice.decision;
+    const restored = settingsFromTranscript(records, this.#defaultSettings(profile));
     const modeNotices = reportModeNotRestored(sessionId, restored, this.config.log);
     const recordedModel = restored.settings.model;
     const model = restoredModelChoice(
@@ -252,7 +286,7 @@ export class SessionStore {
       this.config.modelCatalog,
       this.config.log,
     );
-    const claudeTranscript = this.#claudeTranscript(sessionId, cwd);
+    const claudeTranscript = this.#claudeTranscript(sessionId, cwd, profile);
     // Before anything is opened: nothing is left to close when it is refused.
     const unreadable = await claudeTranscript?.unreadable();
     if (unreadable !== undefined) throw invalidParams(unreadable);
@@ -262,6 +296,7 @@ export class SessionStore {
       roots,
       () => session.mode,
       claudeTranscript,
+      choice,
     );
     const transcript = await reopenTranscript(sessionId, path, this.config.log);
     await claudeTranscript?.open();
@@ -280,7 +315,7 @@ export class SessionStore {
       roots,
       hooks,
       mcp: this.#startMcpServers(place, cwd),
-      toolKit: createToolKit(this.config.profile),
+      toolKit: createToolKit(profile),
       client,
       models: this.config.models,
       modelCatalog: this.config.modelCatalog,

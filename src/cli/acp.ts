@@ -48,7 +48,9 @@ import { VERSION } from "../version.ts";
 import { loadAcpSettings, settingPlace } from "./acp_settings.ts";
 import { PRINT_CONFIG_FLAG, renderConfig } from "./print_config.ts";
 import { type IntegerLimit, settingSpecs } from "./setting_spec.ts";
-import { DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
+import { DEFAULT_COMPAT_CHOICE } from "../profile/compat_profile.ts";
+import { loadProfileChoice } from "../hooks/profile_choice.ts";
+import { describeDecision } from "../hooks/profile_decision.ts";
 
 const HOOK_KILL_GRACE_MS = 250;
 
@@ -225,24 +227,29 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (!loaded.ok) return fail(io, loaded.message).exitCode;
   const { flags, lists, numbers } = loaded.settings;
   const text = (name: string) => (typeof flags[name] === "string" ? flags[name] : undefined);
+  const chosen = compatProfileFromFlags(flags, io);
+  if (!chosen.ok) return fail(io, chosen.message).exitCode;
+  const compatOrigin = settingPlace(loaded.settings, "compat");
+  const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
   if (parsed.value.flags["print-config"] === true) {
     const model = text("endpoint") === undefined ? DEFAULT_MODEL_URI : undefined;
+    // What a session in the launch directory would get (each session decides in its own).
+    const { decision } = await loadProfileChoice(chosen.setting, io.cwd, io.env("HOME"), {
+      pluginDirs: pluginDirs.ok ? pluginDirs.dirs : [],
+      origin: compatOrigin,
+    });
     io.stdout(
       renderConfig(loaded.settings, {
         env: io.env,
         defaults: {
           model,
-          compat: DEFAULT_COMPAT_PROFILE,
+          compat: DEFAULT_COMPAT_CHOICE,
           "stop-hooks-continue": STOP_HOOKS_CONTINUE_DEFAULT_WORDS,
         },
-      }),
+      }) + `Profile of a session in "${io.cwd}": ${describeDecision(decision)}\n`,
     );
     return EXIT.ok;
   }
-
-  const chosen = compatProfileFromFlags(flags, io);
-  if (!chosen.ok) return fail(io, chosen.message).exitCode;
-  const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
   if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
 
   const readable: ReadableRoots = {
@@ -289,8 +296,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (policy === "rule-based" && rulesFlag === undefined) {
     log("--permission-policy rule-based without --rules: every tool call will ask");
   }
-  const ignoredPlugins = ignoredPluginDirsWarning(pluginDirs.dirs, chosen.profile);
-  if (ignoredPlugins !== null) log(ignoredPlugins);
+  // Under `auto` each session decides; a forced profile without plugins ignores them at once.
+  if (chosen.setting !== "auto") {
+    const ignoredPlugins = ignoredPluginDirsWarning(pluginDirs.dirs, chosen.setting);
+    if (ignoredPlugins !== null) log(ignoredPlugins);
+  }
 
   const progress = createProgressReporter(io);
   for (const flag of unusedWithEndpoint(modelFlags)) {
@@ -325,7 +335,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     stopHooksContinue: typeof flags["stop-hooks-continue"] === "boolean"
       ? flags["stop-hooks-continue"]
       : undefined,
-    profile: chosen.profile,
+    profile: chosen.setting,
+    profileOrigin: compatOrigin,
     pluginDirs: pluginDirs.dirs,
     mcp: {
       startTimeoutMs: seconds(numbers["mcp-start-timeout"]),

@@ -1,13 +1,14 @@
 /**
  * `--compat PROFILE`, which every command that fires or reads hooks takes: how llama-agent
  * presents itself to hooks (src/profile/compat_profile.ts). Without the flag,
- * `LLAMA_AGENT_COMPAT` decides, then the default.
+ * `LLAMA_AGENT_COMPAT` decides, then the default, `auto`: each session directory's hooks decide
+ * (src/hooks/profile_decision.ts).
  */
 import {
   chooseCompatProfile,
+  COMPAT_CHOICES,
   COMPAT_ENV,
-  COMPAT_PROFILE_IDS,
-  type CompatProfile,
+  type ProfileSetting,
 } from "../profile/compat_profile.ts";
 import type { CliIo, FlagSpec } from "./command_spec.ts";
 
@@ -15,13 +16,14 @@ export const COMPAT_FLAG: FlagSpec = {
   name: "compat",
   type: "string",
   valueName: "PROFILE",
-  choices: COMPAT_PROFILE_IDS,
-  description: "How the agent presents itself to hooks: llama (its own tools: shell, fs_read, " +
-    `...) or claude (Claude Code's: Bash, Read, ...) (default: $${COMPAT_ENV}, else llama)`,
+  choices: COMPAT_CHOICES,
+  description: "How the agent presents itself to hooks: auto (claude when the hooks name " +
+    "Claude Code's tools and none of llama-agent's, else llama), llama (its own tools: shell, " +
+    `fs_read, ...) or claude (Claude Code's: Bash, Read, ...) (default: $${COMPAT_ENV}, else auto)`,
 };
 
 export type ChosenProfile =
-  | { readonly ok: true; readonly profile: CompatProfile }
+  | { readonly ok: true; readonly setting: ProfileSetting; readonly origin: string }
   | { readonly ok: false; readonly message: string };
 
 export function compatProfileFromFlags(

@@ -24,6 +24,7 @@ import type { ChatFormat } from "../model/chat_format.ts";
 import type { Model } from "../model/model.ts";
 import { modelCacheDir, openModel } from "../model/model_source.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
+import { loadProfileChoice } from "../hooks/profile_choice.ts";
 import { READY_CALL_SHARE } from "../doctor/fitness_verdict.ts";
 import { PROBE_TASKS } from "../doctor/probe_tasks.ts";
 import {
@@ -141,6 +142,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const readable = { launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd, home: io.env("HOME") };
   const setup = await modelSetupOf(modelFlags, io, readable);
   if (!setup.ok) return fail(io, setup.message).exitCode;
+  // The tools probed are those a session in the launch directory would be offered.
+  const { decision } = await loadProfileChoice(chosen.setting, io.cwd, io.env("HOME"), {
+    origin: chosen.origin,
+  });
   for (const flag of unusedWithEndpoint(modelFlags)) {
     io.stderr(`${flag} is for a model in this process; the server at --endpoint decides its own\n`);
   }
@@ -150,7 +155,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const controller = new AbortController();
   const stopListening = io.onTermination(() => controller.abort());
   try {
-    const report = await diagnose(setup.setup, modelFlags, chosen.profile, io, controller.signal);
+    const report = await diagnose(setup.setup, modelFlags, decision.profile, io, controller.signal);
     if (controller.signal.aborted) {
       io.stderr("llama-agent doctor: interrupted\n");
       return EXIT.failure;

@@ -14,6 +14,7 @@ import { confinedWriteRefusal, writeConfinedText } from "../agent/confined_write
 import { shownPaths, writePlace } from "./write_place.ts";
 import { SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
 import { scaffoldSuite } from "../testing/scaffold_suite.ts";
+import { loadProfileChoice } from "../hooks/profile_choice.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "init"],
@@ -47,7 +48,7 @@ const spec: CommandSpec = {
   examples: [
     "llama-agent hooks init && llama-agent hooks test",
     "llama-agent hooks init --cwd packages/api --name guards",
-    "llama-agent hooks init --compat claude   # hooks written for Claude Code's Bash, Edit, ...",
+    "llama-agent hooks init --compat claude   # whatever the hooks name, Claude Code's tools",
     "llama-agent hooks init --force            # start again from what the hooks do now",
   ],
 };
@@ -75,9 +76,13 @@ export const hooksInitCommand: CliCommand = {
     const refusal = await confinedWriteRefusal(file, place, shownPaths(io, file));
     if (refusal !== undefined) return fail(io, refusal).exitCode;
 
+    // Decided as the suite's cases will be: from the project's hooks, with an empty HOME.
+    const { decision } = await loadProfileChoice(invocation.compat, invocation.cwd, undefined, {
+      origin: invocation.compatOrigin,
+    });
     const scaffold = await scaffoldSuite({
       projectDir: invocation.cwd,
-      profile: invocation.profile,
+      profile: decision.profile,
       env: io.env,
     });
     if (!scaffold.ok) return fail(io, scaffold.message).exitCode;

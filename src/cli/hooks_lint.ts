@@ -3,15 +3,17 @@
  * load but would not do what their author expects under the chosen profile. With `--fix`, tool
  * matchers that name only the other profile's tools are first rewritten in place to lists that
  * work in both, and the chain is linted as it then is. Exit 1 when there is an error (or a file
- * could not be fixed). With `--compat claude` the plugins' `hooks/hooks.json` files are linted
- * like settings files; `--fix` never writes a plugin's files.
+ * could not be fixed, or under `--strict` a hook never fires in the profile). Under the claude
+ * profile the plugins' `hooks/hooks.json` files are linted like settings files; `--fix` never
+ * writes a plugin's files. The profile is `--compat`'s, or decided from the hooks as a session's
+ * is (`auto`), and the report says which and why.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
-import { pluginDirsOption } from "./plugin_dirs_option.ts";
+import { invocationHooks } from "./invocation_hooks.ts";
 import { shellCommandLookup } from "../hooks/command_path_lint.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
@@ -20,7 +22,8 @@ import { replaceConfinedText } from "../agent/confined_write.ts";
 import { shownPaths, writePlace } from "./write_place.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
 import { lintSettings } from "../hooks/settings_lint.ts";
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import { strictFindings } from "../hooks/strict_lint.ts";
+import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 
 const FORMATS = ["pretty", "json", "github"] as const;
 type LintFormat = (typeof FORMATS)[number];
@@ -29,15 +32,17 @@ const spec: CommandSpec = {
   path: ["hooks", "lint"],
   summary: "report settings problems and hooks that would not do what you expect",
   description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
-    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would, and reports\n" +
+    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would, says which\n" +
+    "profile a session there gets and why (--compat auto, the default: claude when the hooks\n" +
+    "name Claude Code's tools and none of llama-agent's, else llama), and reports\n" +
     'invalid entries plus warnings: tool matchers and "if" rules that never match a tool of\n' +
-    "the profile (Claude Code's Bash, Edit, ... unless --compat claude), scripts that check\n" +
+    "the profile (Claude Code's Bash, Edit, ... under llama), scripts that check\n" +
     "tool_name against the other profile's names, timeouts that look like milliseconds, JSONC\n" +
     'that Claude Code rejects, fields and events with no effect here, "disableAllHooks",\n' +
     "$CLAUDE_PROJECT_DIR and ${CLAUDE_PLUGIN_ROOT} scripts that are missing or not\n" +
     "executable, commands not on PATH, bash-only syntax that /bin/sh rejects, and\n" +
     "${CLAUDE_PLUGIN_ROOT} in a settings hook (it is\n" +
-    "empty outside a plugin). With --compat claude, the hooks/hooks.json of each --plugin-dir\n" +
+    "empty outside a plugin). Under the claude profile, the hooks/hooks.json of each --plugin-dir\n" +
     "plugin and of each plugin the settings enable is checked like a settings file, and a\n" +
     'plugin that cannot load says why. --fix rewrites list matchers such as "Bash" to\n' +
     '"Bash|shell", which match in both Claude Code and llama-agent, keeping comments and\n' +
@@ -45,6 +50,9 @@ const spec: CommandSpec = {
     "$HOME/.claude/settings.json, which every project's sessions read (a symlinked file's\n" +
     "target is rewritten, and named, when it lies in the launch directory, $HOME or the\n" +
     "project). It fixes settings files only, never a plugin's files.\n" +
+    "--strict (for CI) makes each warning that a hook never fires in the profile an error:\n" +
+    'a tool matcher or "if" that never matches, a tool_name check against the other\n' +
+    "profile's names, an event only the other profile fires.\n" +
     "Exits 1 when there is at least one error, else 0.",
   flags: [
     CWD_FLAG,
@@ -55,6 +63,12 @@ const spec: CommandSpec = {
       type: "boolean",
       description: "Add this profile's tool names to list matchers that name the other's, in " +
         "place, in $HOME/.claude/settings.json too (settings files only, not plugins)",
+    },
+    {
+      name: "strict",
+      type: "boolean",
+      description: "Make a warning that a hook never fires in the profile an error (exit 1), " +
+        "for CI",
     },
     {
       name: "format",
@@ -72,6 +86,7 @@ const spec: CommandSpec = {
     "llama-agent hooks lint --compat claude",
     "llama-agent hooks lint --compat claude --plugin-dir ../my-plugin",
     "llama-agent hooks lint --format github   # in a GitHub Actions step",
+    "llama-agent hooks lint --strict   # CI: exit 1 when a hook never fires here",
   ],
 };
 
@@ -89,7 +104,8 @@ export interface LintReport {
   readonly diagnostics: readonly Diagnostic[];
   /** Hooks whose matcher or `if` never matches under the profile (as `hooks list` counts). */
   readonly neverRun?: number;
-  readonly profile?: CompatProfile["id"];
+  /** The profile the hooks were linted under, and why it is that one. */
+  readonly decision?: ProfileDecision;
   /** Present with `--fix`. */
   readonly fixes?: readonly FileFix[];
 }
@@ -101,13 +117,15 @@ export const hooksLintCommand: CliCommand = {
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
     const format = FORMATS.find((f) => f === invocation.flags["format"]) ?? "pretty";
-    const { profile } = invocation;
-    const pluginDirs = await pluginDirsOption(invocation, profile, io);
-    if (!pluginDirs.ok) return pluginDirs.exitCode;
+    const chosen = await invocationHooks(invocation, io);
+    if (!chosen.ok) return chosen.exitCode;
+    const { decision } = chosen.choice;
+    const { profile } = decision;
     const { cwd } = invocation;
     const home = io.env("HOME");
-    const load = () => loadSessionHooks(cwd, home, { profile, pluginDirs: pluginDirs.dirs });
-    let hooks = await load();
+    // After --fix, the files are linted again under the profile decided before it.
+    const load = () => loadSessionHooks(cwd, home, { profile, pluginDirs: chosen.pluginDirs });
+    let hooks = chosen.choice.hooks;
     let fixes: FileFix[] | undefined;
     let fixFailed = false;
     if (invocation.flags["fix"] === true) {
@@ -135,15 +153,14 @@ export const hooksLintCommand: CliCommand = {
       // Lint what the files now say.
       if (fixes.length > 0) hooks = await load();
     }
-    const diagnostics = await lintSettings(hooks.loaded, {
+    const linted = await lintSettings(hooks.loaded, {
       cwd,
       profile,
       findCommands: shellCommandLookup({ path: io.env("PATH"), cwd }),
     });
+    const diagnostics = invocation.flags["strict"] === true ? strictFindings(linted) : linted;
     const neverRun = neverRunningRegistrations(hooks.registry, profile).length;
-    io.stdout(
-      RENDERERS[format]({ cwd, home, diagnostics, neverRun, profile: profile.id, fixes }),
-    );
+    io.stdout(RENDERERS[format]({ cwd, home, diagnostics, neverRun, decision, fixes }));
     const failed = fixFailed || diagnostics.some((d) => d.severity === "error");
     return failed ? EXIT.failure : EXIT.ok;
   },
@@ -175,10 +192,14 @@ function fixLines(fixes: readonly FileFix[], cwd: string, home: string | undefin
 
 /** One line per finding, a blank line between files, then the totals. */
 export function renderPretty(
-  { cwd, home, diagnostics, neverRun = 0, fixes }: LintReport,
+  { cwd, home, diagnostics, neverRun = 0, decision, fixes }: LintReport,
 ): string {
   const fixed = fixes === undefined ? [] : fixLines(fixes, cwd, home);
-  if (diagnostics.length === 0) return [...fixed, "No problems found"].join("\n") + "\n";
+  // Last, under the totals: the profile the findings hold for, and why it is that one.
+  const profile = decision === undefined ? [] : [`Profile: ${describeDecision(decision)}`];
+  if (diagnostics.length === 0) {
+    return [...fixed, "No problems found", ...profile].join("\n") + "\n";
+  }
   const lines: string[] = [...fixed];
   let file: string | undefined;
   for (const d of diagnostics) {
@@ -191,14 +212,19 @@ export function renderPretty(
   const never = neverRun === 0
     ? ""
     : `; ${plural(neverRun, "hook")} never ${neverRun === 1 ? "runs" : "run"} here`;
-  lines.push("", `${plural(errors, "error")}, ${plural(warnings, "warning")}${never}`);
+  lines.push("", `${plural(errors, "error")}, ${plural(warnings, "warning")}${never}`, ...profile);
   return lines.join("\n") + "\n";
 }
 
-export function renderJson({ cwd, diagnostics, neverRun = 0, profile, fixes }: LintReport): string {
+export function renderJson(
+  { cwd, diagnostics, neverRun = 0, decision, fixes }: LintReport,
+): string {
   const report = {
     cwd,
-    ...(profile === undefined ? {} : { profile }),
+    ...(decision === undefined ? {} : {
+      profile: decision.profile.id,
+      profileChoice: { auto: decision.auto, reason: decision.reason },
+    }),
     ...(fixes === undefined ? {} : { fixes }),
     diagnostics,
     ...counts(diagnostics),

@@ -8,7 +8,7 @@ import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
-import { pluginDirsOption } from "./plugin_dirs_option.ts";
+import { invocationHooks } from "./invocation_hooks.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import {
   describeGroup,
@@ -19,7 +19,8 @@ import {
 import { type HandlerConfig, summarizeHandler } from "../hooks/handler_config.ts";
 import type { SourceLocation } from "../hooks/registration.ts";
 import { registrationId } from "../hooks/registration_id.ts";
-import { loadSessionHooks, type SessionHooks } from "../hooks/session_hooks.ts";
+import type { SessionHooks } from "../hooks/session_hooks.ts";
+import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
 import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
 
@@ -27,11 +28,14 @@ const spec: CommandSpec = {
   path: ["hooks", "list"],
   summary: "list every hook registration, where it comes from and whether it fires",
   description: "Reads $HOME/.claude/settings.json, <dir>/.claude/settings.json and\n" +
-    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would. A hook whose\n" +
-    'matcher or "if" names no tool of the profile (Claude Code\'s "Bash" unless --compat claude),\n' +
+    "<dir>/.claude/settings.local.json (no walk-up), as a session in <dir> would, and says\n" +
+    "which profile a session there gets and why (--compat auto, the default: claude when the\n" +
+    "hooks name Claude Code's tools and none of llama-agent's, else llama). A hook whose\n" +
+    'matcher or "if" names no tool of the profile (Claude Code\'s "Bash" under llama),\n' +
     'or whose "if" names a tool its group\'s matcher never lets through, is listed as never\n' +
-    "matching. With --compat claude, the hooks of each --plugin-dir plugin and of the plugins\n" +
-    "the settings enable (enabledPlugins, installed) are listed too, each row naming its plugin.",
+    "matching. Under the claude profile, the hooks of each --plugin-dir plugin and of the\n" +
+    "plugins the settings enable (enabledPlugins, installed) are listed too, each row naming\n" +
+    "its plugin.",
   flags: [
     CWD_FLAG,
     COMPAT_FLAG,
@@ -129,20 +133,16 @@ export const hooksListCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const { profile } = invocation;
-    const pluginDirs = await pluginDirsOption(invocation, profile, io);
-    if (!pluginDirs.ok) return pluginDirs.exitCode;
+    const chosen = await invocationHooks(invocation, io);
+    if (!chosen.ok) return chosen.exitCode;
+    const { hooks, decision } = chosen.choice;
     const home = io.env("HOME");
-    const hooks = await loadSessionHooks(invocation.cwd, home, {
-      profile,
-      pluginDirs: pluginDirs.dirs,
-    });
-    const rows = listHooks(hooks, profile);
+    const rows = listHooks(hooks, decision.profile);
     if (invocation.flags["json"] === true) {
-      const json = toJson(invocation.cwd, profile, hooks, rows);
+      const json = toJson(invocation.cwd, decision, hooks, rows);
       io.stdout(JSON.stringify(json, null, 2) + "\n");
     } else {
-      io.stdout(renderTable(invocation.cwd, home, hooks, rows));
+      io.stdout(renderTable(invocation.cwd, home, hooks, rows, decision));
     }
     return EXIT.ok;
   },
@@ -150,13 +150,14 @@ export const hooksListCommand: CliCommand = {
 
 function toJson(
   cwd: string,
-  profile: CompatProfile,
+  decision: ProfileDecision,
   hooks: SessionHooks,
   rows: readonly ListedHook[],
 ) {
   return {
     cwd,
-    profile: profile.id,
+    profile: decision.profile.id,
+    profileChoice: { auto: decision.auto, reason: decision.reason },
     files: hooks.loaded.files.map((f) => ({ scope: f.scope, path: f.path, status: f.status })),
     disabledBy: hooks.loaded.disabledBy,
     plugins: hooks.loaded.plugins.map((p) => ({
@@ -176,6 +177,7 @@ function renderTable(
   home: string | undefined,
   hooks: SessionHooks,
   rows: readonly ListedHook[],
+  decision: ProfileDecision,
 ): string {
   const out: string[] = [`Settings chain for ${cwd}`];
   const paths = hooks.loaded.files.map((file) => displayPath(file.path, cwd, home));
@@ -184,6 +186,7 @@ function renderTable(
     out.push(`  ${file.scope.padEnd(8)} ${paths[i]!.padEnd(pathWidth)}  ${file.status}`);
   });
   out.push(...pluginLines(cwd, home, hooks));
+  out.push(`Profile: ${describeDecision(decision)}`);
   if (hooks.loaded.disabledBy.length > 0) {
     const files = hooks.loaded.disabledBy.map((p) => `"${displayPath(p, cwd, home)}"`).join(", ");
     out.push("", `All hooks are off: "disableAllHooks": true in ${files}`);

@@ -8,7 +8,7 @@ import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
-import { pluginDirsOption } from "./plugin_dirs_option.ts";
+import { invocationHooks } from "./invocation_hooks.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
 import {
   describeGroup,
@@ -27,14 +27,10 @@ import { isRecord } from "../hooks/json_value_at.ts";
 import { completePayload } from "../hooks/payload_defaults.ts";
 import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
-import { loadSessionHooks } from "../hooks/session_hooks.ts";
+import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 import { errorMessage } from "../error.ts";
 import { readConfigFile } from "../config_file.ts";
-import {
-  COMPAT_PROFILE_IDS,
-  type CompatProfile,
-  compatProfile,
-} from "../profile/compat_profile.ts";
+import { COMPAT_PROFILE_IDS, compatProfile } from "../profile/compat_profile.ts";
 
 const spec: CommandSpec = {
   path: ["hooks", "run"],
@@ -88,19 +84,16 @@ export const hooksRunCommand: CliCommand = {
     const started = await startCommand(spec, args, io);
     if (!started.ok) return started.exitCode;
     const { invocation } = started;
-    const { profile } = invocation;
-    const event = checkEvent(invocation.positionals[0]!, profile);
-    if (!event.ok) return fail(io, event.error).exitCode;
-    const pluginDirs = await pluginDirsOption(invocation, profile, io);
+    const pluginDirs = await invocationHooks(invocation, io);
     if (!pluginDirs.ok) return pluginDirs.exitCode;
+    const { hooks, decision } = pluginDirs.choice;
+    const { profile } = decision;
+    const event = checkEvent(invocation.positionals[0]!, decision);
+    if (!event.ok) return fail(io, event.error).exitCode;
     const inputFlag = invocation.flags["input"];
     const input = await readInput(typeof inputFlag === "string" ? inputFlag : undefined, io.cwd);
     if (!input.ok) return fail(io, input.error).exitCode;
 
-    const hooks = await loadSessionHooks(invocation.cwd, io.env("HOME"), {
-      profile,
-      pluginDirs: pluginDirs.dirs,
-    });
     const sessionId =
       typeof input.value["session_id"] === "string" && input.value["session_id"] !== ""
         ? input.value["session_id"]
@@ -146,7 +139,9 @@ export const hooksRunCommand: CliCommand = {
     if (hooks.loaded.diagnostics.length > 0) {
       io.stderr(
         `${hooks.loaded.diagnostics.length} problem(s) in the settings chain` +
-          (hooks.loaded.plugins.length > 0 || pluginDirs.dirs.length > 0 ? " and plugins" : "") +
+          (hooks.loaded.plugins.length > 0 || pluginDirs.pluginDirs.length > 0
+            ? " and plugins"
+            : "") +
           `: run "llama-agent hooks lint" for details\n`,
       );
     }
@@ -176,20 +171,23 @@ function blocksOrStops(verdict: Verdict["kind"]): boolean {
   }
 }
 
+/** The event, when it fires under the profile decided; else why not, naming that decision. */
 function checkEvent(
   name: string,
-  profile: CompatProfile,
+  decision: ProfileDecision,
 ): { ok: true; name: FiredEventName } | { ok: false; error: string } {
+  const { profile } = decision;
   if (isFiredEvent(name, profile)) return { ok: true, name };
   const fired = firedEvents(profile).join(", ");
-  if (isHookEventName(name)) {
-    const elsewhere = COMPAT_PROFILE_IDS.filter((id) => isFiredEvent(name, compatProfile(id)));
-    const why = elsewhere.length > 0
-      ? `it fires only with --compat ${elsewhere.join("|")}`
-      : describeGroup(eventGroup(name, profile));
-    return { ok: false, error: `"${name}" cannot be run: ${why}; events that fire: ${fired}` };
+  if (!isHookEventName(name)) {
+    return { ok: false, error: `Unknown event "${name}": use one of ${fired}` };
   }
-  return { ok: false, error: `Unknown event "${name}": use one of ${fired}` };
+  const elsewhere = COMPAT_PROFILE_IDS.filter((id) => isFiredEvent(name, compatProfile(id)));
+  const why = elsewhere.length > 0
+    ? `it fires only with --compat ${elsewhere.join("|")}, and the profile is ` +
+      describeDecision(decision)
+    : describeGroup(eventGroup(name, profile));
+  return { ok: false, error: `"${name}" cannot be run: ${why}; events that fire: ${fired}` };
 }
 
 type InputResult =

@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { describeSnapshotUpdate, scenarioFiles } from "./snapshot_update_lines.ts";
 import { writePlace } from "./write_place.ts";
 import { watchLoop } from "./hooks_test_watch.ts";
-import { type CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import type { CaseResult } from "../testing/case_result.ts";
 import { discoverScenarios, SCENARIO_DIR, SCENARIO_SUFFIX } from "../testing/discover_scenarios.ts";
 import { problemLine } from "../testing/reporters/problem_line.ts";
@@ -40,7 +40,12 @@ const spec: CommandSpec = {
     "the scenario file, whose hooks load as with --plugin-dir (claude profile only). Each is\n" +
     "copied into the case's place, so the real one is never written, and CLAUDE_PLUGIN_DATA\n" +
     "lies in the case's HOME. --plugin-dir adds plugin dirs to every case whose profile is\n" +
-    "claude, after its scenario's own.\n" +
+    "claude or decided (auto), after its scenario's own.\n" +
+    "\n" +
+    "A case's profile is its \"compat\", else its file's, else --compat; with none (auto, the\n" +
+    "default) each case decides from the hooks of its place as a session would: claude when\n" +
+    "they name Claude Code's tools and none of llama-agent's (plugin dirs count for claude),\n" +
+    "else llama.\n" +
     "\n" +
     "--update rewrites the expect of each failing case to what was observed, editing only the\n" +
     "values that failed (comments and formatting stay), and lists every change (file:line) and\n" +
@@ -153,7 +158,8 @@ export interface TestSettings {
   readonly update: boolean;
   readonly watch: boolean;
   readonly reporterName: ReporterName;
-  readonly profile: CompatProfile;
+  /** `--compat`, else its variable; `"auto"`: each case decides from its hooks. */
+  readonly profile: ProfileSetting;
   readonly shard: Shard | undefined;
   readonly pluginDirs: readonly string[];
 }
@@ -183,7 +189,7 @@ async function testSettings(args: readonly string[], io: CliIo): Promise<TestSet
   if (sharded !== undefined && !sharded.ok) return fail(io, sharded.message).exitCode;
   const pluginDirs = await resolvePluginDirs(lists["plugin-dir"] ?? [], io.cwd);
   if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
-  if (pluginDirs.dirs.length > 0 && !chosen.profile.readsPlugins) {
+  if (pluginDirs.dirs.length > 0 && chosen.setting !== "auto" && !chosen.setting.readsPlugins) {
     io.stderr(
       `--plugin-dir loads only in cases whose profile is "claude" ("compat": "claude" in the ` +
         `scenario or the case); the others run without it (or run with --compat claude)\n`,
@@ -198,7 +204,7 @@ async function testSettings(args: readonly string[], io: CliIo): Promise<TestSet
     update: flags["update"] === true,
     watch: flags["watch"] === true,
     reporterName,
-    profile: chosen.profile,
+    profile: chosen.setting,
     shard: sharded?.shard,
     pluginDirs: pluginDirs.dirs,
   };

@@ -20,7 +20,7 @@
  */
 import { relative } from "node:path";
 import type { CliIo } from "./command_spec.ts";
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import { plural } from "../testing/reporters/summary_line.ts";
 import { openScenarioWatcher, type WatchBatch } from "../testing/scenario_watcher.ts";
 import { canonicalPath, collectWatchInputs, type WatchInputs } from "../testing/watch_inputs.ts";
@@ -48,7 +48,7 @@ export interface WatchLoopOptions {
   readonly runOnce: (files: readonly string[], signal: AbortSignal) => Promise<WatchedRun>;
   readonly io: Pick<CliIo, "stdout" | "stdoutIsTty" | "onTermination">;
   /** `--compat` and `--plugin-dir`, as the runs get them: they decide which hooks a case loads. */
-  readonly profile?: CompatProfile;
+  readonly profile?: ProfileSetting;
   readonly pluginDirs?: readonly string[];
   readonly debounceMs?: number;
   /** Ends the watch as Ctrl-C does. */

@@ -5,7 +5,7 @@
  */
 import { type CliIo, type CommandSpec, EXIT, type FlagSpec } from "./command_spec.ts";
 import { compatProfileFromFlags } from "./compat_flag.ts";
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import { parseCommandLine, type ParsedCommandLine, renderHelp } from "./parse_command_line.ts";
 import { resolveCwd } from "./resolve_cwd.ts";
 
@@ -20,8 +20,13 @@ export const CWD_FLAG: FlagSpec = {
 export interface Invocation extends ParsedCommandLine {
   /** `--cwd`, resolved to an existing, readable, absolute real path. */
   readonly cwd: string;
-  /** `--compat` (COMPAT_FLAG, which every command started here takes), else $LLAMA_AGENT_COMPAT. */
-  readonly profile: CompatProfile;
+  /**
+   * `--compat` (COMPAT_FLAG, which every command started here takes), else $LLAMA_AGENT_COMPAT,
+   * else `auto`: the command decides from the directory's hooks (src/hooks/profile_choice.ts).
+   */
+  readonly compat: ProfileSetting;
+  /** Where `compat` came from: `--compat`, the variable, or `default`. */
+  readonly compatOrigin: string;
 }
 
 export type Started =
@@ -44,7 +49,15 @@ export async function startCommand(
   if (!cwd.ok) return fail(io, cwd.error);
   const chosen = compatProfileFromFlags(parsed.value.flags, io);
   if (!chosen.ok) return fail(io, chosen.message);
-  return { ok: true, invocation: { ...parsed.value, cwd: cwd.path, profile: chosen.profile } };
+  return {
+    ok: true,
+    invocation: {
+      ...parsed.value,
+      cwd: cwd.path,
+      compat: chosen.setting,
+      compatOrigin: chosen.origin,
+    },
+  };
 }
 
 /** A usage error: the message on stderr, exit 2. */

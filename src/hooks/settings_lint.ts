@@ -57,7 +57,9 @@ export interface LintOptions {
 
 /** Scripts are small; a bigger file is not worth reading for a `tool_name` check. */
 const SCRIPT_MAX_BYTES = 1024 * 1024;
-const readScriptFile: ReadScript = (path) => readConfigFile(path, { maxBytes: SCRIPT_MAX_BYTES });
+/** The bounded reader scripts are read with for `tool_name` checks. */
+export const readScriptFile: ReadScript = (path) =>
+  readConfigFile(path, { maxBytes: SCRIPT_MAX_BYTES });
 
 /** The chain as loaded, with the plugins read beside it (`LoadedHooks`), if any. */
 export type LintedHooks = LoadedSettings & { readonly plugins?: readonly LoadedPlugin[] };

@@ -1,12 +1,16 @@
 /**
  * The two ways llama-agent presents itself to hooks, as data the parts read.
  *
- * - `llama` (default): the source document's contract. The model is offered `shell`, `fs_read`,
+ * - `llama`: the source document's contract. The model is offered `shell`, `fs_read`,
  *   `fs_write`, `fs_edit`, `fs_glob`, `fs_grep`; the dispatcher also accepts their aliases.
  * - `claude`: exactly as Claude Code 2.1.332 does. The model is offered `Bash`, `Read`, `Write`,
  *   `Edit`, `Glob`, `Grep` with Claude Code's input schemas, so an unmodified Claude Code setup
  *   (matchers, `if` rules, scripts that check `tool_name`) guards the local model. No aliases: a
  *   guard on `Bash` must not be walked around by calling the same capability by another name.
+ *
+ * Which one a session gets is decided per session directory unless forced (`auto`, the default:
+ * src/hooks/profile_decision.ts): Claude Code's when its hooks name Claude Code's tools and none
+ * of llama-agent's, llama-agent's own otherwise.
  *
  * In both, a call under another agent's name (`bash`, `str_replace_editor`, the other profile's
  * names) is renamed to the profile's own tool before anything sees it (foreign_tools.ts).
@@ -17,9 +21,20 @@ import { FOREIGN_TOOLS, type ForeignTool, foreignTool } from "./foreign_tools.ts
 
 export const COMPAT_PROFILE_IDS = ["llama", "claude"] as const;
 export type CompatProfileId = (typeof COMPAT_PROFILE_IDS)[number];
+/** What `--compat` takes: a profile, or `auto` (each session's hooks decide). */
+export const COMPAT_CHOICES = ["auto", ...COMPAT_PROFILE_IDS] as const;
+export type CompatChoice = (typeof COMPAT_CHOICES)[number];
+export const DEFAULT_COMPAT_CHOICE: CompatChoice = "auto";
+/** The profile of what has no hooks to decide by (`auto` with none, `compatProfile()`). */
 export const DEFAULT_COMPAT_PROFILE: CompatProfileId = "llama";
 /** The environment variable that chooses the profile when no `--compat` flag is given. */
 export const COMPAT_ENV = "LLAMA_AGENT_COMPAT";
+
+/**
+ * What was asked for: a profile, forced whatever the hooks say, or `"auto"`, decided for each
+ * session directory from its hooks (src/hooks/profile_choice.ts).
+ */
+export type ProfileSetting = CompatProfile | "auto";
 
 export interface ProfileTool {
   readonly capability: ToolCapability;
@@ -177,13 +192,14 @@ export function namesOfCapability(capability: ToolCapability): string[] {
 }
 
 /**
- * The profile chosen by a `--compat` flag or, without one, by `LLAMA_AGENT_COMPAT`; an error
+ * The profile setting chosen by a `--compat` flag or, without one, by `LLAMA_AGENT_COMPAT`, else
+ * `auto`; `origin` names where it came from (`--compat`, the variable, `default`). An error
  * message naming where the bad value came from.
  */
 export function chooseCompatProfile(
   flag: string | undefined,
   env: (name: string) => string | undefined,
-): { readonly ok: true; readonly profile: CompatProfile } | {
+): { readonly ok: true; readonly setting: ProfileSetting; readonly origin: string } | {
   readonly ok: false;
   readonly message: string;
 } {
@@ -192,12 +208,13 @@ export function chooseCompatProfile(
     ? [flag, "--compat"]
     : fromEnv !== undefined && fromEnv !== ""
     ? [fromEnv, COMPAT_ENV]
-    : [DEFAULT_COMPAT_PROFILE, "default"];
-  if (isCompatProfileId(value)) return { ok: true, profile: compatProfile(value) };
+    : [DEFAULT_COMPAT_CHOICE, "default"];
+  if (value === "auto") return { ok: true, setting: "auto", origin: where };
+  if (isCompatProfileId(value)) return { ok: true, setting: compatProfile(value), origin: where };
   return {
     ok: false,
-    message: `${where} must be one of ${COMPAT_PROFILE_IDS.map((id) => `"${id}"`).join(", ")}, ` +
-      `not "${value}": "llama" presents llama-agent's own tools to hooks, "claude" presents ` +
-      `Claude Code's`,
+    message: `${where} must be one of ${COMPAT_CHOICES.map((id) => `"${id}"`).join(", ")}, ` +
+      `not "${value}": "auto" decides from the hooks, "llama" presents llama-agent's own ` +
+      `tools to hooks, "claude" presents Claude Code's`,
   };
 }

@@ -13,7 +13,7 @@ import { PLUGINS_NEED_CLAUDE } from "./case_plugins.ts";
 import { createHermeticPlace, type HermeticPlace, type Placement } from "./hermetic_env.ts";
 import type { HooksCache } from "./hooks_cache.ts";
 import type { ScenarioCase } from "./scenario_schema.ts";
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 
 export interface CaseInput<C extends ScenarioCase> {
   readonly spec: C;
@@ -22,8 +22,11 @@ export interface CaseInput<C extends ScenarioCase> {
   readonly placement: Placement;
   /** The repository whose settings the case runs against. */
   readonly projectDir: string;
-  /** How the agent presents itself to the case's hooks: the case's, the file's, or the run's. */
-  readonly profile: CompatProfile;
+  /**
+   * How the agent presents itself to the case's hooks: the case's, the file's, or the run's;
+   * `"auto"`: decided from the hooks of the case's place, as a session there would.
+   */
+  readonly profile: ProfileSetting;
   /** The outer environment: only the allowlist reaches hooks. */
   readonly outerEnv: (name: string) => string | undefined;
   /** 1-based position of the case in its file: its session id is `test-session-<index>`. */
@@ -96,7 +99,8 @@ export async function inHermeticPlace<C extends ScenarioCase>(
   body: (place: HermeticPlace, started: number) => Promise<CaseResult>,
 ): Promise<CaseResult> {
   const started = performance.now();
-  if ((input.placement.pluginDirs?.length ?? 0) > 0 && !input.profile.readsPlugins) {
+  const forced = input.profile === "auto" ? undefined : input.profile;
+  if ((input.placement.pluginDirs?.length ?? 0) > 0 && forced?.readsPlugins === false) {
     return erroredCase(input, kind, started, PLUGINS_NEED_CLAUDE);
   }
   let place: HermeticPlace;

@@ -4,13 +4,24 @@
  * did not load (no manifest, a flat `hooks.json`, an id another plugin has) makes the case an
  * error naming the real directory, not its copy.
  */
-import { type HooksProfile, type LoadedHooks, loadSessionHooks } from "../hooks/session_hooks.ts";
+import type { LoadedHooks } from "../hooks/session_hooks.ts";
+import { loadProfileChoice } from "../hooks/profile_choice.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import type { HermeticPlace } from "./hermetic_env.ts";
+import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 
 /** What a case with plugin dirs under a profile that reads none reports. */
 export const PLUGINS_NEED_CLAUDE =
   '"pluginDirs" names plugins, which load only under the claude profile: add "compat": ' +
   '"claude" to the case or its file, or run with --compat claude';
+
+/**
+ * What a case with plugin dirs reports when its hooks decided the llama profile (`auto`): they
+ * name both tool worlds, so the plugins' vote for claude did not carry it.
+ */
+export function pluginsIgnored(decision: ProfileDecision): string {
+  return `${PLUGINS_NEED_CLAUDE} (the profile is ${describeDecision(decision)})`;
+}
 
 /** Why one of the place's plugins did not load, or null when all of them did. */
 export function pluginLoadFailure(loaded: LoadedHooks, place: HermeticPlace): string | null {
@@ -31,15 +42,19 @@ export function pluginLoadFailure(loaded: LoadedHooks, place: HermeticPlace): st
   return null;
 }
 
-/** Loads the place's hooks to see that its plugins load (a session loads them itself later). */
+/**
+ * Loads the place's hooks to see that its plugins load (a session loads them itself later),
+ * under the profile the session will have: the one set, or the one its hooks decide.
+ */
 export async function placePluginsFailure(
   place: HermeticPlace,
-  profile: HooksProfile,
+  profile: ProfileSetting,
 ): Promise<string | null> {
   if (place.pluginDirs.length === 0) return null;
-  const { loaded } = await loadSessionHooks(place.cwd, place.home, {
-    profile,
+  const { hooks, decision } = await loadProfileChoice(profile, place.cwd, place.home, {
     pluginDirs: place.pluginDirs,
+    origin: '"compat"',
   });
-  return pluginLoadFailure(loaded, place);
+  if (!decision.profile.readsPlugins) return pluginsIgnored(decision);
+  return pluginLoadFailure(hooks.loaded, place);
 }

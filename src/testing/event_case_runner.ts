@@ -24,7 +24,7 @@ import { completePayload } from "../hooks/payload_defaults.ts";
 import { permissionModeFor } from "../hooks/payload.ts";
 import { selectRegistrations } from "../hooks/registry.ts";
 import type { CaseResult } from "./case_result.ts";
-import { pluginLoadFailure } from "./case_plugins.ts";
+import { pluginLoadFailure, pluginsIgnored } from "./case_plugins.ts";
 import {
   type CaseInput,
   erroredCase,
@@ -39,11 +39,9 @@ import { explainFiring } from "./explain_firing.ts";
 import { loadPlaceHooks } from "./hooks_cache.ts";
 import type { HermeticPlace } from "./hermetic_env.ts";
 import type { EventCase } from "./scenario_schema.ts";
-import {
-  COMPAT_PROFILE_IDS,
-  type CompatProfile,
-  compatProfile,
-} from "../profile/compat_profile.ts";
+import { COMPAT_PROFILE_IDS, compatProfile } from "../profile/compat_profile.ts";
+import { chooseProfile } from "../hooks/profile_choice.ts";
+import type { ProfileDecision } from "../hooks/profile_decision.ts";
 
 /** Answers every prompt/agent hook of an event case with an error that says what to do. */
 export const NO_MODEL_IN_EVENT_CASES: Evaluator = {
@@ -71,11 +69,20 @@ async function fireAndCheck(
 ): Promise<CaseResult> {
   const { spec, index } = input;
   const event = spec.event;
+  // The case's profile, or the one its hooks decide (`auto`), from the run's cache.
+  const { hooks, decision } = await chooseProfile(
+    input.profile,
+    (profile) => loadPlaceHooks(place, profile, input.hooksCache),
+    { cwd: place.cwd, pluginDirs: place.pluginDirs, origin: '"compat"' },
+  );
+  const { profile } = decision;
   // The schema lists the events some profile fires; the case's profile must be one of them.
-  if (!isFiredEvent(event, input.profile)) {
-    return erroredCase(input, "event", started, notFiredMessage(event, input.profile));
+  if (!isFiredEvent(event, profile)) {
+    return erroredCase(input, "event", started, notFiredMessage(event, decision));
   }
-  const hooks = await loadPlaceHooks(place, input.profile, input.hooksCache);
+  if (place.pluginDirs.length > 0 && !profile.readsPlugins) {
+    return erroredCase(input, "event", started, pluginsIgnored(decision));
+  }
   const broken = pluginLoadFailure(hooks.loaded, place);
   if (broken !== null) return erroredCase(input, "event", started, broken);
   const sessionId = testSessionId(index);
@@ -89,14 +96,14 @@ async function fireAndCheck(
     cwd: place.cwd,
     promptId: `test-prompt-${index}`,
     permissionMode: permissionModeFor(DEFAULT_PERMISSION_MODE),
-    effort: input.profile.effort,
+    effort: profile.effort,
   }, () => `test_${index}`);
   if (!completed.ok) {
     return erroredCase(input, "event", started, `Invalid "input": ${completed.error}`);
   }
 
   const selection = selectRegistrations(hooks.registry, event, completed.matcherValue, {
-    profile: input.profile,
+    profile,
     projectDir: place.cwd,
     toolInput: completed.payload["tool_input"],
   });
@@ -143,12 +150,14 @@ async function fireAndCheck(
 }
 
 /** Why an event case's event does not fire under its profile, and which profile fires it. */
-function notFiredMessage(event: string, profile: CompatProfile): string {
+function notFiredMessage(event: string, decision: ProfileDecision): string {
+  const { profile } = decision;
   const elsewhere = isHookEventName(event)
     ? COMPAT_PROFILE_IDS.filter((id) => isFiredEvent(event, compatProfile(id)))
     : [];
   if (elsewhere.length === 0) return `"${event}" never fires`;
   const ids = elsewhere.map((id) => `"${id}"`).join(" or ");
-  return `"${event}" does not fire in the "${profile.id}" profile: set "compat": ${ids} in ` +
-    `the case or its file, or run hooks test with --compat ${elsewhere[0]}`;
+  const why = decision.auto ? ` (${decision.reason})` : "";
+  return `"${event}" does not fire in the "${profile.id}" profile${why}: set "compat": ${ids} ` +
+    `in the case or its file, or run hooks test with --compat ${elsewhere[0]}`;
 }

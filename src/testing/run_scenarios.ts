@@ -11,10 +11,11 @@
  *   already running finish and are reported; the ones never started are left out.
  * - Interrupted (`signal`): as bail, but the running cases end at once, as errors.
  * - Plugins: a case loads the plugin dirs its scenario names (the case's, else the file's), then
- *   the run's (`--plugin-dir`) when its profile reads plugins; under another profile the run's
- *   are left out, and a scenario's own make the case an error that says what to set.
+ *   the run's (`--plugin-dir`) when its profile reads plugins or is decided from its hooks
+ *   (where plugin dirs vote for the claude profile); under another profile the run's are left
+ *   out, and a scenario's own make the case an error that says what to set.
  */
-import { compatProfile, DEFAULT_COMPAT_PROFILE } from "../profile/compat_profile.ts";
+import { compatProfile, type ProfileSetting } from "../profile/compat_profile.ts";
 import { relative } from "node:path";
 import type { CaseLocation, CaseResult, RunSummary } from "./case_result.ts";
 import type { CaseInput } from "./case_input.ts";
@@ -131,10 +132,11 @@ function caseInput(
   index: number,
   hooksCache: HooksCache,
 ): CaseInput<LoadedCase["case"]> {
-  const profile = compatProfile(
-    item.case.compat ?? scenario.scenario.compat ?? options.profile?.id ?? DEFAULT_COMPAT_PROFILE,
-  );
-  const runPlugins = profile.readsPlugins ? options.pluginDirs ?? [] : [];
+  const named = item.case.compat ?? scenario.scenario.compat;
+  const profile: ProfileSetting = named !== undefined
+    ? compatProfile(named)
+    : options.profile ?? "auto";
+  const runPlugins = profile === "auto" || profile.readsPlugins ? options.pluginDirs ?? [] : [];
   return {
     spec: item.case,
     location: item.location,

@@ -2,7 +2,7 @@
  * The contract between `hooks test`'s parts: what a run is asked to do, what it hands to the
  * reporters, and the problems that make a scenario file unusable (exit 2).
  */
-import type { CompatProfile } from "../profile/compat_profile.ts";
+import type { ProfileSetting } from "../profile/compat_profile.ts";
 import type { CaseResult, RunSummary } from "./case_result.ts";
 import type { Shard } from "./case_shard.ts";
 
@@ -31,11 +31,14 @@ export interface RunOptions {
   readonly explain?: boolean;
   /** Cases run at once (default: the core count). */
   readonly concurrency?: number;
-  /** The profile of cases whose file and case name none (`--compat`); llama when absent. */
-  readonly profile?: CompatProfile;
   /**
-   * `--plugin-dir`: plugin directories (absolute) every case whose profile reads plugins loads,
-   * after the ones its scenario names.
+   * The profile of cases whose file and case name none (`--compat`); absent or `"auto"`: each
+   * such case decides from the hooks of its place, as a session would.
+   */
+  readonly profile?: ProfileSetting;
+  /**
+   * `--plugin-dir`: plugin directories (absolute) every case whose profile reads plugins (or is
+   * decided, where they vote for the claude profile) loads, after the ones its scenario names.
    */
   readonly pluginDirs?: readonly string[];
   /** The outer environment: only the allowlist passes into the hermetic one. */

@@ -95,7 +95,8 @@ const Placement = {
   settings: SettingsOverride.optional(),
   compat: z.enum(COMPAT_PROFILE_IDS).optional().describe(
     'How the agent presents itself to the hooks: "llama" (its own tools: shell, fs_read, ...) ' +
-      'or "claude" (Claude Code\'s: Bash, Read, ...); default: the --compat flag, else llama',
+      'or "claude" (Claude Code\'s: Bash, Read, ...); default: the --compat flag, else decided ' +
+      "from the case's hooks: claude when they name Claude Code's tools and none of llama-agent's",
   ),
   pluginDirs: z.array(z.string().min(1, { error: "must not be empty" })).optional().describe(
     "Claude Code plugin directories (relative to the scenario file) whose hooks load beside the " +

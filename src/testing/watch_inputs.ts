@@ -28,7 +28,7 @@ import type { LoadedHandler } from "../hooks/settings_entries.ts";
 import {
   type CompatProfile,
   compatProfile,
-  DEFAULT_COMPAT_PROFILE,
+  type ProfileSetting,
 } from "../profile/compat_profile.ts";
 import { SCENARIO_SUFFIX } from "./discover_scenarios.ts";
 import { type LoadedCase, type LoadedScenario, loadScenarioFile } from "./scenario_file.ts";
@@ -52,8 +52,8 @@ export interface WatchInputsRequest {
   readonly files: readonly string[];
   /** Where new scenario files appear: the scenario directory, or the directories named. */
   readonly scenarioDirs: readonly string[];
-  /** `--compat`: the profile of cases that name none. */
-  readonly profile?: CompatProfile;
+  /** `--compat`: the profile of cases that name none; absent or `"auto"`: decided per case. */
+  readonly profile?: ProfileSetting;
   /** `--plugin-dir`, absolute. */
   readonly pluginDirs?: readonly string[];
 }
@@ -136,6 +136,10 @@ export function affectedScenarios(
 interface CasePlace {
   readonly home: string | undefined;
   readonly settings: LoadedCase["settings"];
+  /**
+   * The profile the chain is read as: `auto` cases read it as `claude` would, the most it reads
+   * (plugins, every event), as their decision does.
+   */
   readonly profile: CompatProfile["id"];
   readonly pluginDirs: readonly string[];
 }
@@ -145,8 +149,9 @@ function casePlace(
   scenario: LoadedScenario,
   item: LoadedCase,
 ): CasePlace {
-  const profile = item.case.compat ?? scenario.scenario.compat ?? request.profile?.id ??
-    DEFAULT_COMPAT_PROFILE;
+  const setting = request.profile ?? "auto";
+  const profile = item.case.compat ?? scenario.scenario.compat ??
+    (setting === "auto" ? "claude" : setting.id);
   const runPlugins = compatProfile(profile).readsPlugins ? request.pluginDirs ?? [] : [];
   return {
     home: item.home,

@@ -49,7 +49,7 @@ Deno.test("pretty output: one line per finding by file, a summary, exit 1 on an 
       "project/.claude/hooks/check.sh": SCRIPT,
       "home/.claude/settings.json": '{ "hooks": {} } // mine\n',
     },
-    [],
+    ["--compat", "llama"],
     (result) => {
       assertEquals(result.stderr, "");
       assertEquals(result.code, 1);
@@ -73,6 +73,7 @@ Deno.test("pretty output: one line per finding by file, a summary, exit 1 on an 
         "[LINT_TIMEOUT_LOOKS_LIKE_MS]",
         "",
         "1 error, 3 warnings; 1 hook never runs here",
+        "Profile: llama (set by --compat)",
         "",
       ]);
     },
@@ -80,13 +81,22 @@ Deno.test("pretty output: one line per finding by file, a summary, exit 1 on an 
 });
 
 Deno.test("only warnings exit 0; a clean chain says so", async () => {
-  await lint({ "project/.claude/settings.json": ONLY_WARNINGS }, [], (result) => {
-    assertEquals(result.code, 0, result.stderr);
-    assertMatch(result.stdout, /^\.claude\/settings\.json:1:\d+: warning: Matcher "Edit\|Write"/);
-    assertStringIncludes(result.stdout, "\n\n0 errors, 1 warning; 1 hook never runs here\n");
-  });
+  await lint(
+    { "project/.claude/settings.json": ONLY_WARNINGS },
+    ["--compat", "llama"],
+    (result) => {
+      assertEquals(result.code, 0, result.stderr);
+      assertMatch(result.stdout, /^\.claude\/settings\.json:1:\d+: warning: Matcher "Edit\|Write"/);
+      assertStringIncludes(result.stdout, "\n\n0 errors, 1 warning; 1 hook never runs here\n");
+    },
+  );
   await lint({ "project/.claude/settings.json": CLEAN }, [], (result) => {
-    assertEquals([result.code, result.stdout, result.stderr], [0, "No problems found\n", ""]);
+    assertEquals([result.code, result.stdout, result.stderr], [
+      0,
+      "No problems found\n" +
+      `Profile: llama (auto: the hooks name llama-agent's tools in matcher "shell")\n`,
+      "",
+    ]);
   });
   await lint({ "project/.keep": "" }, ["--format", "json"], (result) => {
     assertEquals(result.code, 0);
@@ -100,7 +110,7 @@ Deno.test("--format json prints the cwd, every diagnostic and the counts", async
       "project/.claude/settings.json": WITH_ERROR,
       "project/.claude/hooks/check.sh": SCRIPT,
     },
-    ["--format=json"],
+    ["--format=json", "--compat", "llama"],
     (result, dir) => {
       assertEquals(result.code, 1);
       assertEquals(result.stderr, "");
@@ -108,6 +118,7 @@ Deno.test("--format json prints the cwd, every diagnostic and the counts", async
       assertEquals(Object.keys(report), [
         "cwd",
         "profile",
+        "profileChoice",
         "diagnostics",
         "errors",
         "warnings",
@@ -117,6 +128,7 @@ Deno.test("--format json prints the cwd, every diagnostic and the counts", async
         [report.cwd, report.profile, report.errors, report.warnings, report.neverRun],
         [`${dir}/project`, "llama", 1, 2, 1],
       );
+      assertEquals(report.profileChoice, { auto: false, reason: "set by --compat" });
       assertEquals(report.diagnostics[1], {
         code: "LINT_SCRIPT_NOT_EXECUTABLE",
         severity: "error",
@@ -136,7 +148,7 @@ Deno.test("--format github prints one workflow command per finding", async () =>
       "project/.claude/settings.json": WITH_ERROR,
       "home/.claude/settings.json": '{ "hooks": { "Stop": [{ "matcher": "a%b", "hooks": [] }] } }',
     },
-    ["--format", "github", "--cwd", "."],
+    ["--format", "github", "--cwd", ".", "--compat", "llama"],
     (result, dir) => {
       assertEquals(result.code, 1);
       assertEquals(result.stderr, "");
@@ -227,7 +239,7 @@ Deno.test("--compat claude: a file written for Claude Code has no dead matcher",
       ["LINT_JSONC_REJECTED_BY_CLAUDE", "LINT_JSONC_REJECTED_BY_CLAUDE"],
     );
   });
-  await lint(files, ["--format", "json"], (result) => {
+  await lint(files, ["--compat", "llama", "--format", "json"], (result) => {
     const report = JSON.parse(result.stdout);
     assertEquals([report.profile, report.neverRun], ["llama", 3]);
     const dead = report.diagnostics.filter((d: { code: string }) =>
@@ -246,7 +258,7 @@ Deno.test("--fix rewrites list matchers in place, says what it changed, then lin
     { "home/.keep": "", "project/.claude/settings.json": FOR_CLAUDE_CODE },
     async (dir) => {
       const options = { cwd: `${dir}/project`, home: `${dir}/home` };
-      const result = await runCli(["hooks", "lint", "--fix"], options);
+      const result = await runCli(["hooks", "lint", "--fix", "--compat", "llama"], options);
       assertEquals([result.code, result.stderr], [0, ""]);
       const lines = result.stdout.split("\n");
       assertEquals(lines.slice(0, 3), [
@@ -269,7 +281,10 @@ Deno.test("--fix rewrites list matchers in place, says what it changed, then lin
         ),
       );
 
-      const again = await runCli(["hooks", "lint", "--fix", "--format", "json"], options);
+      const again = await runCli(
+        ["hooks", "lint", "--fix", "--compat", "llama", "--format", "json"],
+        options,
+      );
       assertEquals(JSON.parse(again.stdout).fixes, []);
       assertEquals(await Deno.readTextFile(`${dir}/project/.claude/settings.json`), after);
     },
@@ -308,7 +323,7 @@ Deno.test("--fix through a symlinked settings file names the file it wrote", asy
         `${dir}/project/.claude/settings.json`,
       );
       const options = { cwd: `${dir}/project`, home: `${dir}/home` };
-      const result = await runCli(["hooks", "lint", "--fix"], options);
+      const result = await runCli(["hooks", "lint", "--fix", "--compat", "llama"], options);
       assertEquals([result.code, result.stderr], [0, ""]);
       assertEquals(
         result.stdout.split("\n")[0],
@@ -331,7 +346,7 @@ Deno.test("--fix in a project also fixes the user file, and --help says so", asy
       hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "true" }] }] },
     }),
   };
-  await lint(files, ["--fix", "--format", "json"], (result) => {
+  await lint(files, ["--fix", "--compat", "llama", "--format", "json"], (result) => {
     assertEquals(result.code, 0, result.stderr);
     const [fix] = JSON.parse(result.stdout).fixes;
     assertEquals([fix.from, fix.to, fix.target], ["Read", "Read|fs_read", undefined]);
@@ -343,5 +358,90 @@ Deno.test("--fix in a project also fixes the user file, and --help says so", asy
       result.stdout.replaceAll("\n", " "),
       "includes $HOME/.claude/settings.json",
     );
+  });
+});
+
+Deno.test("auto: the profile is decided from the hooks and said with its reason", async () => {
+  const files = { "project/.claude/settings.json": FOR_CLAUDE_CODE };
+  await lint(files, ["--format", "json"], (result) => {
+    assertEquals([result.code, result.stderr], [0, ""]);
+    const report = JSON.parse(result.stdout);
+    assertEquals([report.profile, report.neverRun], ["claude", 0]);
+    assertEquals(report.profileChoice, {
+      auto: true,
+      reason: `the hooks name Claude Code's tools in matcher "Bash", matcher "Edit|Write", ` +
+        `matcher "^Read$"`,
+    });
+  });
+  await lint(files, [], (result) => {
+    assertEquals(
+      result.stdout.split("\n").at(-2),
+      `Profile: claude (auto: the hooks name Claude Code's tools in matcher "Bash", matcher ` +
+        `"Edit|Write", matcher "^Read$")`,
+    );
+  });
+  const mixed = JSON.stringify({
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "true" }] },
+        { matcher: "fs_write", hooks: [{ type: "command", command: "true" }] },
+      ],
+    },
+  });
+  await lint({ "project/.claude/settings.json": mixed }, ["--format", "json"], (result) => {
+    const report = JSON.parse(result.stdout);
+    assertEquals([report.profile, report.neverRun], ["llama", 1]);
+    assertStringIncludes(report.profileChoice.reason, "both Claude Code's tools");
+  });
+});
+
+/** A guard for Claude Code's Edit and Write, a SubagentStop hook, and a PostCompact hook. */
+const NEVER_FIRING = JSON.stringify({
+  hooks: {
+    PreToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "true" }] }],
+    SubagentStop: [{ hooks: [{ type: "command", command: "true" }] }],
+    PostCompact: [{ hooks: [{ type: "command", command: "true" }] }],
+  },
+});
+
+Deno.test("--strict: a hook that never fires in the profile is an error and exits 1, for CI", async () => {
+  const files = { "project/.claude/settings.json": NEVER_FIRING };
+  const severities = (stdout: string) =>
+    Object.fromEntries(
+      JSON.parse(stdout).diagnostics.map((
+        d: { code: string; pointer: string; severity: string },
+      ) => [`${d.code} ${d.pointer}`, d.severity]),
+    );
+  await lint(files, ["--compat", "llama", "--format", "json"], (result) => {
+    assertEquals(result.code, 0, result.stdout);
+    assertEquals(severities(result.stdout), {
+      "LINT_TOOL_NEVER_MATCHES /hooks/PreToolUse/0/matcher": "warning",
+      "LINT_EVENT_NEVER_FIRES /hooks/SubagentStop": "warning",
+      "LINT_EVENT_NEVER_FIRES /hooks/PostCompact": "warning",
+    });
+  });
+  await lint(files, ["--compat", "llama", "--strict", "--format", "json"], (result) => {
+    assertEquals(result.code, 1, result.stdout);
+    // SubagentStop fires in no profile: nothing a profile or a name could change, so no error.
+    assertEquals(severities(result.stdout), {
+      "LINT_TOOL_NEVER_MATCHES /hooks/PreToolUse/0/matcher": "error",
+      "LINT_EVENT_NEVER_FIRES /hooks/SubagentStop": "warning",
+      "LINT_EVENT_NEVER_FIRES /hooks/PostCompact": "error",
+    });
+  });
+  await lint(files, ["--compat", "llama", "--strict"], (result) => {
+    assertEquals(result.code, 1);
+    assertStringIncludes(result.stdout, "\n2 errors, 1 warning; 1 hook never runs here\n");
+  });
+  // Under auto the hooks choose Claude Code's tools, where every one of them fires but SubagentStop.
+  await lint(files, ["--strict", "--format", "json"], (result) => {
+    assertEquals(result.code, 0, result.stdout);
+    assertEquals(severities(result.stdout), {
+      "LINT_EVENT_NEVER_FIRES /hooks/SubagentStop": "warning",
+    });
+  });
+  await lint({ "project/.keep": "" }, ["--help"], (result) => {
+    assertStringIncludes(result.stdout, "--strict");
+    assertStringIncludes(result.stdout.replaceAll("\n", " "), "--strict (for CI) makes each");
   });
 });

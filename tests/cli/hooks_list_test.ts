@@ -359,9 +359,9 @@ const FOR_CLAUDE_CODE = JSON.stringify(
   2,
 );
 
-Deno.test("hooks whose matcher or if names Claude Code's tools are listed as never matching", async () => {
+Deno.test("--compat llama: hooks whose matcher or if names Claude Code's tools are listed as never matching", async () => {
   await inTemp({ "project/.claude/settings.json": FOR_CLAUDE_CODE }, async (dirs) => {
-    const table = await list(dirs);
+    const table = await list(dirs, ["--compat", "llama"]);
     assertEquals([table.code, table.stderr], [0, ""]);
     assertMatch(
       lineWith(table.stdout, "./bash.sh"),
@@ -383,13 +383,13 @@ Deno.test("hooks whose matcher or if names Claude Code's tools are listed as nev
       '\n4 hooks (1 fire here, 3 never match: see "hooks lint"), 0 problems\n',
     );
 
-    const json = JSON.parse((await list(dirs, ["--json"])).stdout);
+    const json = JSON.parse((await list(dirs, ["--compat", "llama", "--json"])).stdout);
     assertEquals(json.profile, "llama");
     const statuses = json.hooks.map((h: { status: string }) => h.status);
     assertEquals(statuses, ["never_matches", "never_matches", "never_matches", "fires"]);
 
     // The same count as hooks lint: its summary, and one finding per hook here.
-    const lint = await runCli(["hooks", "lint", "--format", "json"], {
+    const lint = await runCli(["hooks", "lint", "--compat", "llama", "--format", "json"], {
       cwd: dirs.project,
       home: dirs.home,
     });
@@ -400,6 +400,26 @@ Deno.test("hooks whose matcher or if names Claude Code's tools are listed as nev
       neverCodes.includes(d.code)
     );
     assertEquals(findings.length, 3);
+  });
+});
+
+Deno.test("auto, the default: hooks written for Claude Code choose its tools, and the listing says why", async () => {
+  await inTemp({ "project/.claude/settings.json": FOR_CLAUDE_CODE }, async (dirs) => {
+    const table = await list(dirs);
+    assertEquals([table.code, table.stderr], [0, ""]);
+    const reason = `the hooks name Claude Code's tools in matcher "Bash", "if": ` +
+      `"Bash(git commit:*)", matcher "Edit|Write"`;
+    assertStringIncludes(table.stdout, `\nProfile: claude (auto: ${reason})\n`);
+    assertStringIncludes(table.stdout, "\n4 hooks (4 fire here), 0 problems\n");
+    const json = JSON.parse((await list(dirs, ["--json"])).stdout);
+    assertEquals([json.profile, json.profileChoice], ["claude", { auto: true, reason }]);
+  });
+  await inTemp({ "project/.keep": "" }, async (dirs) => {
+    const table = await list(dirs);
+    assertStringIncludes(
+      table.stdout,
+      "\nProfile: llama (auto: no hook names Claude Code's tools)\n",
+    );
   });
 });
 

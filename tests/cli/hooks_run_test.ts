@@ -262,6 +262,10 @@ Deno.test("SessionStart: no prompt_id or permission_mode, source defaults to sta
   );
 });
 
+/** What the project's own hooks, written for llama-agent's tools, decide under `auto`. */
+const AUTO =
+  `llama (auto: the hooks name llama-agent's tools in matcher "shell", matcher "terminal")`;
+
 Deno.test("bad input is exit 2 with a clear message, and no hook runs", async () => {
   const cases: [string[], string | RegExp][] = [
     [["PreToolUse", "--input", "{nope"], /^Invalid JSON in --input: .+\n$/],
@@ -272,15 +276,18 @@ Deno.test("bad input is exit 2 with a clear message, and no hook runs", async ()
     [["pretooluse", "--input", RM], `Unknown event "pretooluse": use one of ${FIRED}\n`],
     [
       ["SessionEnd"],
-      `"SessionEnd" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
+      `"SessionEnd" cannot be run: it fires only with --compat claude, and the profile is ${AUTO}; ` +
+      `events that fire: ${FIRED}\n`,
     ],
     [
       ["PreCompact"],
-      `"PreCompact" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
+      `"PreCompact" cannot be run: it fires only with --compat claude, and the profile is ${AUTO}; ` +
+      `events that fire: ${FIRED}\n`,
     ],
     [
       ["PostCompact"],
-      `"PostCompact" cannot be run: it fires only with --compat claude; events that fire: ${FIRED}\n`,
+      `"PostCompact" cannot be run: it fires only with --compat claude, and the profile is ${AUTO}; ` +
+      `events that fire: ${FIRED}\n`,
     ],
     [
       ["SubagentStart"],

@@ -236,7 +236,7 @@ Deno.test("a bad LLAMA_AGENT_* value stops acp with exit 2, naming the variable"
         ],
         [
           { LLAMA_AGENT_COMPAT: "Claude" },
-          'LLAMA_AGENT_COMPAT must be one of "llama", "claude", not "Claude"',
+          'LLAMA_AGENT_COMPAT must be one of "auto", "llama", "claude", not "Claude"',
         ],
       ] as const
     ) {
@@ -382,5 +382,49 @@ Deno.test("--print-config shows an endpoint acp takes as it is", async () => {
       value: "http://localhost:11434/v1",
       source: "flag",
     });
+  });
+});
+
+const BASH_GUARD = JSON.stringify({
+  hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] },
+});
+
+Deno.test("--print-config shows the profile a session in the launch directory gets, and where the choice came from", async () => {
+  await withHomeAndWork({ "work/.claude/settings.json": BASH_GUARD }, async ({ home, work }) => {
+    const profileLine = (stdout: string) => stdout.split("\n").at(-2);
+    const auto = await runCli(["acp", "--print-config"], { cwd: work, home });
+    assertEquals(auto.code, 0, auto.stderr);
+    assertEquals(lineOf(auto.stdout, "compat"), { value: "auto", source: "default" });
+    assertEquals(
+      profileLine(auto.stdout),
+      `Profile of a session in "${work}": claude (auto: the hooks name Claude Code's tools in ` +
+        'matcher "Bash")',
+    );
+
+    const fromEnv = await runCli(["acp", "--print-config"], {
+      cwd: work,
+      home,
+      env: { LLAMA_AGENT_COMPAT: "llama" },
+    });
+    assertEquals(lineOf(fromEnv.stdout, "compat"), {
+      value: "llama",
+      source: "env LLAMA_AGENT_COMPAT",
+    });
+    assertEquals(
+      profileLine(fromEnv.stdout),
+      `Profile of a session in "${work}": llama (set by LLAMA_AGENT_COMPAT)`,
+    );
+
+    await Deno.mkdir(`${home}/.config/llama-agent`, { recursive: true });
+    await Deno.writeTextFile(`${home}/${CONFIG}`, '{\n  "compat": "llama"\n}\n');
+    const fromFile = await runCli(["acp", "--print-config"], { cwd: work, home });
+    assertEquals(
+      profileLine(fromFile.stdout),
+      `Profile of a session in "${work}": llama (set by ${home}/${CONFIG}:2: "compat")`,
+    );
+    // A flag wins over the file: `auto` asks the hooks again.
+    const flag = await runCli(["acp", "--print-config", "--compat", "auto"], { cwd: work, home });
+    assertEquals(lineOf(flag.stdout, "compat"), { value: "auto", source: "flag" });
+    assertStringIncludes(profileLine(flag.stdout) ?? "", ": claude (auto: ");
   });
 });

@@ -10,28 +10,36 @@ import { TOOL_CAPABILITIES } from "../../src/profile/tool_identity.ts";
 
 const env = (table: Record<string, string>) => (name: string) => table[name];
 
-Deno.test("the flag wins over LLAMA_AGENT_COMPAT, which wins over the default", () => {
+Deno.test("the flag wins over LLAMA_AGENT_COMPAT, which wins over the default, auto", () => {
   const both = chooseCompatProfile("llama", env({ LLAMA_AGENT_COMPAT: "claude" }));
   assert(both.ok);
-  assertEquals(both.profile.id, "llama");
+  assertEquals(both.setting, compatProfile("llama"));
+  assertEquals(both.origin, "--compat");
   const fromEnv = chooseCompatProfile(undefined, env({ LLAMA_AGENT_COMPAT: "claude" }));
   assert(fromEnv.ok);
-  assertEquals(fromEnv.profile.id, "claude");
+  assertEquals(fromEnv.setting, compatProfile("claude"));
+  assertEquals(fromEnv.origin, "LLAMA_AGENT_COMPAT");
   const neither = chooseCompatProfile(undefined, env({ LLAMA_AGENT_COMPAT: "" }));
   assert(neither.ok);
-  assertEquals(neither.profile.id, "llama");
+  assertEquals(neither.setting, "auto");
+  const asked = chooseCompatProfile("auto", env({ LLAMA_AGENT_COMPAT: "claude" }));
+  assert(asked.ok);
+  assertEquals(asked.setting, "auto");
 });
 
-Deno.test("a bad value names where it came from and the profiles there are", () => {
+Deno.test("a bad value names where it came from and the choices there are", () => {
   const bad = chooseCompatProfile(undefined, env({ LLAMA_AGENT_COMPAT: "Claude" }));
   assert(!bad.ok);
   assertStringIncludes(
     bad.message,
-    'LLAMA_AGENT_COMPAT must be one of "llama", "claude", not "Claude"',
+    'LLAMA_AGENT_COMPAT must be one of "auto", "llama", "claude", not "Claude"',
   );
   const flag = chooseCompatProfile("codex", env({}));
   assert(!flag.ok);
-  assertStringIncludes(flag.message, '--compat must be one of "llama", "claude", not "codex"');
+  assertStringIncludes(
+    flag.message,
+    '--compat must be one of "auto", "llama", "claude", not "codex"',
+  );
 });
 
 Deno.test("every profile names every capability once", () => {

@@ -1,0 +1,164 @@
+/**
+ * `--compat auto`: which profile a session presents, from the hooks that apply to it. A hook
+ * votes for a profile when the tool names it is written with make it run in that profile and
+ * never in the other: a matcher or an `if` rule (`neverRuns`, as `hooks lint` and `hooks list`
+ * judge them) and, for command hooks, the `tool_name` checks `hooks lint` finds in the command and
+ * its scripts. Hooks that name Claude Code's tools and none that name llama-agent's choose
+ * `claude`; anything else (none, or both) keeps `llama`, the source document's contract. A hook
+ * written for both worlds (`Bash|shell`) runs in either and votes for neither.
+ *
+ * Plugin directories asked for by name (`--plugin-dir`, a scenario's `pluginDirs`) vote for
+ * `claude` too: plugins load only there, and choosing `llama` would drop what was asked for.
+ *
+ * The evidence is gathered with the file reads passed in; the decision is a pure function of it.
+ */
+import {
+  type CompatProfile,
+  compatProfile,
+  type ProfileSetting,
+} from "../profile/compat_profile.ts";
+import { HOOK_EVENTS } from "./event_table.ts";
+import {
+  type HookEntry,
+  neverRuns,
+  type ReadScript,
+  toolNameComparisons,
+} from "./foreign_tool_references.ts";
+import { andList, ProfileNames } from "./profile_name_lint.ts";
+
+const LLAMA = compatProfile("llama");
+const CLAUDE = compatProfile("claude");
+
+/** Where the hooks name one world's tools: `matcher "Bash"`, `"if": "Bash(rm:*)"`, ... */
+export interface ProfileEvidence {
+  /** Written for Claude Code's tools (they never run under `llama`). */
+  readonly claude: readonly string[];
+  /** Written for llama-agent's own tools (they never run under `claude`). */
+  readonly llama: readonly string[];
+}
+
+/** The profile a session presents, and why, in words for logs, notices and listings. */
+export interface ProfileDecision {
+  readonly profile: CompatProfile;
+  /** Decided from the hooks (`auto`), rather than forced by a flag, variable or config key. */
+  readonly auto: boolean;
+  /** `the hooks name Claude Code's tools in matcher "Bash"`, or where a forced one was set. */
+  readonly reason: string;
+}
+
+export interface EvidenceContext {
+  /** `$CLAUDE_PROJECT_DIR` of the hooks: where their scripts are looked for. */
+  readonly cwd: string;
+  readonly readScript: ReadScript;
+  /** Plugin directories asked for by name: they vote for `claude`. */
+  readonly pluginDirs?: readonly string[];
+}
+
+/** What the hooks name, hook by hook, in chain order. */
+export async function profileEvidence(
+  hooks: readonly HookEntry[],
+  context: EvidenceContext,
+): Promise<ProfileEvidence> {
+  const claude: string[] = [];
+  const llama: string[] = [];
+  if ((context.pluginDirs?.length ?? 0) > 0) claude.push("--plugin-dir");
+  const perHook = await Promise.all(hooks.map((entry) => hookEvidence(entry, context)));
+  for (const found of perHook) {
+    claude.push(...found.claude);
+    llama.push(...found.llama);
+  }
+  return { claude: unique(claude), llama: unique(llama) };
+}
+
+async function hookEvidence(entry: HookEntry, context: EvidenceContext): Promise<ProfileEvidence> {
+  const claude: string[] = [];
+  const llama: string[] = [];
+  const inLlama = neverRuns(entry, LLAMA);
+  const inClaude = neverRuns(entry, CLAUDE);
+  if (inLlama?.foreign && inClaude === undefined) claude.push(where(entry, inLlama.cause));
+  if (inClaude?.foreign && inLlama === undefined) llama.push(where(entry, inClaude.cause));
+  const { handler } = entry;
+  if (handler.type === "command" && HOOK_EVENTS[entry.event].matcherField === "tool_name") {
+    const [forClaude, forLlama] = await Promise.all(
+      [LLAMA, CLAUDE].map((profile) =>
+        toolNameComparisons(handler, context.cwd, profile, context.readScript)
+      ),
+    );
+    // Under `llama` every foreign name is Claude Code's; under `claude` only llama-agent's own
+    // count (an old Claude Code name such as `MultiEdit` runs in neither).
+    const ours = new ProfileNames(CLAUDE);
+    for (const found of forClaude ?? []) claude.push(comparisonWhere(found, found.names));
+    for (const found of forLlama ?? []) {
+      const names = found.names.filter((name) => ours.foreign(name)?.owner === "llama");
+      if (names.length > 0) llama.push(comparisonWhere(found, names));
+    }
+  }
+  return { claude, llama };
+}
+
+function where(entry: HookEntry, cause: "matcher" | "if"): string {
+  return cause === "matcher"
+    ? `matcher "${entry.matcherSource ?? ""}"`
+    : `"if": "${entry.ifRule?.source ?? ""}"`;
+}
+
+function comparisonWhere(
+  found: { readonly script: string | undefined },
+  names: readonly string[],
+): string {
+  const compared = `tool_name ${andList(names.map((name) => `"${name}"`))}`;
+  return `${compared} in ${found.script === undefined ? "a command" : found.script}`;
+}
+
+const SHOWN = 3;
+
+/** `auto`'s choice: pure. */
+export function decideProfile(evidence: ProfileEvidence): ProfileDecision {
+  const { claude, llama } = evidence;
+  if (claude.length > 0 && llama.length === 0) {
+    return {
+      profile: CLAUDE,
+      auto: true,
+      reason: `the hooks name Claude Code's tools in ${shown(claude)}`,
+    };
+  }
+  if (claude.length > 0) {
+    return {
+      profile: LLAMA,
+      auto: true,
+      reason: `the hooks name both Claude Code's tools, in ${shown(claude)}, and ` +
+        `llama-agent's, in ${shown(llama)}; pass --compat claude to offer Claude Code's`,
+    };
+  }
+  return {
+    profile: LLAMA,
+    auto: true,
+    reason: llama.length > 0
+      ? `the hooks name llama-agent's tools in ${shown(llama)}`
+      : "no hook names Claude Code's tools",
+  };
+}
+
+/** A forced profile's decision: `origin` is where it was set (`--compat`, a variable, a file). */
+export function forcedDecision(profile: CompatProfile, origin: string): ProfileDecision {
+  return { profile, auto: false, reason: `set by ${origin}` };
+}
+
+/** `claude (auto: the hooks name Claude Code's tools in matcher "Bash")` */
+export function describeDecision(decision: ProfileDecision): string {
+  return `${decision.profile.id} (${decision.auto ? "auto: " : ""}${decision.reason})`;
+}
+
+/** Whether a setting leaves the choice to the hooks. */
+export function isAuto(setting: ProfileSetting): setting is "auto" {
+  return setting === "auto";
+}
+
+function shown(places: readonly string[]): string {
+  const first = places.slice(0, SHOWN).join(", ");
+  return places.length > SHOWN ? `${first}, and ${places.length - SHOWN} more` : first;
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,131 @@
+/**
+ * `--compat auto`'s decision: what each hook votes for (its matcher, its `if`, the tool names its
+ * script compares `tool_name` with) and the profile the votes choose. Pure: scripts are read
+ * through the function passed in.
+ */
+import { assertEquals } from "../helpers/assert.ts";
+import type { HookEntry } from "../../src/hooks/foreign_tool_references.ts";
+import { parseIfRule } from "../../src/hooks/if_rule.ts";
+import {
+  decideProfile,
+  describeDecision,
+  forcedDecision,
+  profileEvidence,
+} from "../../src/hooks/profile_decision.ts";
+import { compatProfile } from "../../src/profile/compat_profile.ts";
+
+const PROJECT = "/project";
+
+function hook(
+  matcher: string | undefined,
+  options: { if?: string; command?: string; event?: HookEntry["event"] } = {},
+): HookEntry {
+  return {
+    event: options.event ?? "PreToolUse",
+    matcherSource: matcher,
+    ifRule: parseIfRule(options.if ?? ""),
+    handler: { type: "command", command: options.command ?? "true" },
+  };
+}
+
+const SCRIPTS: Record<string, string> = {
+  "/project/.claude/hooks/claude.sh": 'jq -r .tool_name | grep -qx "Bash" || exit 0\n',
+  "/project/.claude/hooks/llama.sh": 'if [ "$(jq -r .tool_name)" = "shell" ]; then exit 2; fi\n',
+  "/project/.claude/hooks/both.sh": 'case "$tool_name" in Bash|shell) exit 2;; esac\n',
+};
+
+const readScript = (path: string) =>
+  SCRIPTS[path] === undefined
+    ? Promise.reject(new Deno.errors.NotFound(path))
+    : Promise.resolve(SCRIPTS[path]!);
+
+function evidenceOf(hooks: HookEntry[], pluginDirs: string[] = []) {
+  return profileEvidence(hooks, { cwd: PROJECT, readScript, pluginDirs });
+}
+
+const script = (name: string) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`;
+
+Deno.test("a hook votes for the profile its tool names run in: matcher, if rule, script", async () => {
+  assertEquals(
+    await evidenceOf([
+      hook("Bash"),
+      hook("Edit|Write"),
+      hook(undefined, { if: "Bash(git push:*)" }),
+      hook("*", { command: script("claude.sh") }),
+    ]),
+    {
+      claude: [
+        'matcher "Bash"',
+        'matcher "Edit|Write"',
+        '"if": "Bash(git push:*)"',
+        'tool_name "Bash" in "$CLAUDE_PROJECT_DIR/.claude/hooks/claude.sh"',
+      ],
+      llama: [],
+    },
+  );
+  assertEquals(
+    await evidenceOf([
+      hook("shell"),
+      hook("^fs_.*"),
+      hook(undefined, { if: "shell(git push:*)" }),
+      hook(undefined, { command: script("llama.sh") }),
+    ]),
+    {
+      claude: [],
+      llama: [
+        'matcher "shell"',
+        'matcher "^fs_.*"',
+        '"if": "shell(git push:*)"',
+        'tool_name "shell" in "$CLAUDE_PROJECT_DIR/.claude/hooks/llama.sh"',
+      ],
+    },
+  );
+});
+
+Deno.test("a hook written for both worlds, for neither, or off the tool events votes for nothing", async () => {
+  assertEquals(
+    await evidenceOf([
+      hook("Bash|shell"),
+      hook("*"),
+      hook(undefined),
+      hook("MultiEdit"),
+      hook("mcp__github__.*"),
+      hook("*", { command: script("both.sh") }),
+      hook("*", { command: script("missing.sh") }),
+      hook(undefined, { event: "Stop", command: script("claude.sh") }),
+      hook("Bash", { event: "SessionStart" }),
+    ]),
+    { claude: [], llama: [] },
+  );
+});
+
+Deno.test("plugin dirs asked for by name vote for claude", async () => {
+  assertEquals(await evidenceOf([], ["/plugins/guard"]), { claude: ["--plugin-dir"], llama: [] });
+});
+
+Deno.test("Claude Code's names alone choose claude; both, llama's alone or none keep llama", () => {
+  const claude = decideProfile({ claude: ['matcher "Bash"', 'matcher "Edit|Write"'], llama: [] });
+  assertEquals(
+    describeDecision(claude),
+    `claude (auto: the hooks name Claude Code's tools in matcher "Bash", matcher "Edit|Write")`,
+  );
+  const both = decideProfile({ claude: ['matcher "Bash"'], llama: ['matcher "shell"'] });
+  assertEquals(
+    describeDecision(both),
+    `llama (auto: the hooks name both Claude Code's tools, in matcher "Bash", and ` +
+      `llama-agent's, in matcher "shell"; pass --compat claude to offer Claude Code's)`,
+  );
+  const ours = decideProfile({ claude: [], llama: ['matcher "shell"'] });
+  assertEquals(ours.profile.id, "llama");
+  assertEquals(ours.reason, `the hooks name llama-agent's tools in matcher "shell"`);
+  const none = decideProfile({ claude: [], llama: [] });
+  assertEquals(describeDecision(none), "llama (auto: no hook names Claude Code's tools)");
+  const many = decideProfile({ claude: ["a", "b", "c", "d", "e"], llama: [] });
+  assertEquals(many.reason, "the hooks name Claude Code's tools in a, b, c, and 2 more");
+});
+
+Deno.test("a forced profile says where it was set", () => {
+  const forced = forcedDecision(compatProfile("claude"), "LLAMA_AGENT_COMPAT");
+  assertEquals(describeDecision(forced), "claude (set by LLAMA_AGENT_COMPAT)");
+  assertEquals(forced.auto, false);
+});
