@@ -1,21 +1,17 @@
 /**
- * Told once when a session starts under `--compat auto`: which tool names its hooks see, and
- * why (src/hooks/profile_decision.ts). Said when it matters: the session has hooks, or they
- * chose Claude Code's names; a session without hooks under llama-agent's own names hears
- * nothing. A forced profile is the user's own choice and is not repeated back.
+ * Told once when a session starts under `--compat auto` and its hooks chose Claude Code's tool
+ * names (src/hooks/profile_decision.ts): what the model is offered then differs from llama-agent's
+ * own, and the user hears why. A session left with llama-agent's own names hears nothing here
+ * (the log says why; hooks that name Claude Code's tools and so never run are told by
+ * foreign_tool_notice.ts), nor does a forced profile, the user's own choice.
  */
 import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
-import type { SessionHooks } from "../hooks/session_hooks.ts";
 
 export function profileNotice(
-  firer: { readonly hooks: SessionHooks; readonly decision: ProfileDecision },
+  firer: { readonly decision: ProfileDecision },
 ): string | undefined {
-  const { decision, hooks } = firer;
-  if (!decision.auto) return undefined;
-  if (decision.profile.id === "llama" && hooks.registry.registrations.length === 0) {
-    return undefined;
-  }
+  const { decision } = firer;
+  if (!decision.auto || decision.profile.id !== "claude") return undefined;
   const names = decision.profile.tools.map((tool) => tool.name).join(", ");
-  const whose = decision.profile.id === "claude" ? "Claude Code's" : "llama-agent's own";
-  return `Hooks see ${whose} tool names (${names}): profile ${describeDecision(decision)}`;
+  return `Hooks see Claude Code's tool names (${names}): profile ${describeDecision(decision)}`;
 }

@@ -35,6 +35,8 @@ export interface ProfileEvidence {
   readonly claude: readonly string[];
   /** Written for llama-agent's own tools (they never run under `claude`). */
   readonly llama: readonly string[];
+  /** Plugin directories were asked for by name: they load only under `claude`. */
+  readonly pluginDirs?: boolean;
 }
 
 /** The profile a session presents, and why, in words for logs, notices and listings. */
@@ -61,13 +63,13 @@ export async function profileEvidence(
 ): Promise<ProfileEvidence> {
   const claude: string[] = [];
   const llama: string[] = [];
-  if ((context.pluginDirs?.length ?? 0) > 0) claude.push("--plugin-dir");
   const perHook = await Promise.all(hooks.map((entry) => hookEvidence(entry, context)));
   for (const found of perHook) {
     claude.push(...found.claude);
     llama.push(...found.llama);
   }
-  return { claude: unique(claude), llama: unique(llama) };
+  const pluginDirs = (context.pluginDirs?.length ?? 0) > 0;
+  return { claude: unique(claude), llama: unique(llama), ...(pluginDirs ? { pluginDirs } : {}) };
 }
 
 async function hookEvidence(entry: HookEntry, context: EvidenceContext): Promise<ProfileEvidence> {
@@ -115,19 +117,21 @@ const SHOWN = 3;
 /** `auto`'s choice: pure. */
 export function decideProfile(evidence: ProfileEvidence): ProfileDecision {
   const { claude, llama } = evidence;
-  if (claude.length > 0 && llama.length === 0) {
-    return {
-      profile: CLAUDE,
-      auto: true,
-      reason: `the hooks name Claude Code's tools in ${shown(claude)}`,
-    };
+  const forClaude = [
+    ...(claude.length > 0 ? [`the hooks name Claude Code's tools in ${shown(claude)}`] : []),
+    ...(evidence.pluginDirs
+      ? ["--plugin-dir asks for plugins, which load only with Claude Code's tools"]
+      : []),
+  ].join(", and ");
+  if (forClaude !== "" && llama.length === 0) {
+    return { profile: CLAUDE, auto: true, reason: forClaude };
   }
-  if (claude.length > 0) {
+  if (forClaude !== "") {
     return {
       profile: LLAMA,
       auto: true,
-      reason: `the hooks name both Claude Code's tools, in ${shown(claude)}, and ` +
-        `llama-agent's, in ${shown(llama)}; pass --compat claude to offer Claude Code's`,
+      reason: `${forClaude}, but the hooks also name llama-agent's tools in ${shown(llama)}; ` +
+        "pass --compat claude to offer Claude Code's",
     };
   }
   return {

@@ -85,11 +85,30 @@ Deno.test("acp --plugin-dir is repeatable and relative to the launch directory: 
 Deno.test("acp --plugin-dir under the llama profile warns once on stderr and loads no plugin", async () => {
   await inTemp(async ({ home, project }) => {
     await startingPlugin(`${project}/plugin`, "plug");
-    const { code, stderr } = await startSession(project, home, ["--plugin-dir", "plugin"]);
+    const { code, stderr } = await startSession(project, home, [
+      "--compat",
+      "llama",
+      "--plugin-dir",
+      "plugin",
+    ]);
     assertEquals(code, 0, stderr);
     const warning = "--plugin-dir is ignored: plugins load only with --compat claude";
     assertEquals(stderr.split(warning).length - 1, 1, stderr);
     const started = await Deno.stat(`${project}/started`).then(() => true, () => false);
     assertEquals(started, false, "no plugin hook ran");
+  });
+});
+
+Deno.test("acp --plugin-dir without --compat: the plugin asked for decides Claude Code's tools, and its SessionStart runs", async () => {
+  await inTemp(async ({ home, project }) => {
+    await startingPlugin(`${project}/plugin`, "plug");
+    const { code, stderr } = await startSession(project, home, ["--plugin-dir", "plugin"]);
+    assertEquals(code, 0, stderr);
+    assertStringIncludes(
+      stderr,
+      "profile claude (auto: --plugin-dir asks for plugins, which load only with Claude Code's " +
+        "tools)",
+    );
+    assertEquals((await Deno.readTextFile(`${project}/started`)).trim(), "plug");
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The claude-code example under the default llama profile: what a user who did not pass
- * `--compat claude` is told, and what `hooks lint --fix` can and cannot repair. The fixed file
+ * The claude-code example under a forced llama profile: what a user who passes `--compat llama`
+ * is told, and what `hooks lint --fix` can and cannot repair. The fixed file
  * still matches Claude Code's names, so it keeps guarding Claude Code too.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
@@ -30,20 +30,29 @@ async function withExampleCopy(fn: (project: string, home: string) => Promise<vo
 
 Deno.test("examples/claude-code under profile llama: lint names every hook that never runs", async () => {
   await withExampleCopy(async (project, home) => {
-    const lint = await runCli(["hooks", "lint"], { cwd: project, home });
+    const lint = await runCli(["hooks", "lint", "--compat", "llama"], { cwd: project, home });
     assertEquals(lint.code, 0, lint.stdout + lint.stderr);
     assertStringIncludes(lint.stdout, "5 hooks never run here");
     assertStringIncludes(lint.stdout, '"if": "Bash(git commit:*)" names Claude Code\'s tool');
     const claude = await runCli(["hooks", "lint", "--compat", "claude"], { cwd: project, home });
-    assertEquals([claude.code, claude.stdout.trim()], [0, "No problems found"]);
+    assertEquals([claude.code, claude.stdout.trim()], [
+      0,
+      "No problems found\nProfile: claude (set by --compat)",
+    ]);
   });
 });
 
 Deno.test("examples/claude-code: after lint --fix its matchers fire here and still match Claude Code's names", async () => {
   await withExampleCopy(async (project, home) => {
-    const fix = await runCli(["hooks", "lint", "--fix"], { cwd: project, home });
+    const fix = await runCli(["hooks", "lint", "--compat", "llama", "--fix"], {
+      cwd: project,
+      home,
+    });
     assertStringIncludes(fix.stdout, 'Fixed matcher "Bash" to "Bash|shell"');
-    const list = await runCli(["hooks", "list", "--json"], { cwd: project, home });
+    const list = await runCli(["hooks", "list", "--compat", "llama", "--json"], {
+      cwd: project,
+      home,
+    });
     assertEquals(list.code, 0, list.stderr);
     const rows: ListedRow[] = JSON.parse(list.stdout).hooks;
     for (const row of rows) {
@@ -58,7 +67,7 @@ Deno.test("examples/claude-code: after lint --fix its matchers fire here and sti
       '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check-commit-message.sh',
     ]);
     // And lint still says that the scripts check Claude Code's tool names themselves.
-    const after = await runCli(["hooks", "lint"], { cwd: project, home });
+    const after = await runCli(["hooks", "lint", "--compat", "llama"], { cwd: project, home });
     assertStringIncludes(after.stdout, "LINT_TOOL_NAME_CHECK_FOREIGN");
     assertStringIncludes(after.stdout, "block-dangerous.sh");
     assertStringIncludes(after.stdout, "protect_secrets.py");

@@ -97,7 +97,11 @@ Deno.test("examples/claude-code-plugins with --plugin-dir: both plugins load, an
       cwd: EXAMPLE,
       home,
     });
-    assertEquals([lint.code, lint.stdout.trim()], [0, "No problems found"], lint.stderr);
+    assertEquals(
+      [lint.code, lint.stdout.trim()],
+      [0, "No problems found\nProfile: claude (set by --compat)"],
+      lint.stderr,
+    );
   });
 });
 

@@ -391,7 +391,7 @@ Deno.test("auto: the profile is decided from the hooks and said with its reason"
   await lint({ "project/.claude/settings.json": mixed }, ["--format", "json"], (result) => {
     const report = JSON.parse(result.stdout);
     assertEquals([report.profile, report.neverRun], ["llama", 1]);
-    assertStringIncludes(report.profileChoice.reason, "both Claude Code's tools");
+    assertStringIncludes(report.profileChoice.reason, "but the hooks also name llama-agent's");
   });
 });
 

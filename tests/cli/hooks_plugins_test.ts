@@ -118,15 +118,33 @@ Deno.test("hooks list --plugin-dir: each plugin hook row names its plugin and th
   });
 });
 
+Deno.test("hooks list --plugin-dir without --compat: the plugin asked for decides Claude Code's tools, and is listed", async () => {
+  await inTemp(async (dirs) => {
+    const result = await hooks(dirs, ["list", "--plugin-dir", "plugins/guard", "--json"]);
+    assertEquals([result.code, result.stderr], [0, ""]);
+    const json = JSON.parse(result.stdout);
+    assertEquals(json.profile, "claude");
+    assertEquals(json.plugins.map((p: { id: string }) => p.id), ["guard@inline"]);
+    assertEquals(json.hooks.length, 2);
+  });
+});
+
 Deno.test("hooks list --plugin-dir under the llama profile lists no plugin hook and warns that the flag is ignored", async () => {
   await inTemp(async (dirs) => {
-    const result = await hooks(dirs, ["list", "--plugin-dir", "plugins/guard"]);
+    const result = await hooks(dirs, [
+      "list",
+      "--compat",
+      "llama",
+      "--plugin-dir",
+      "plugins/guard",
+    ]);
     assertEquals(result.code, 0);
     assertStringIncludes(result.stderr, "--plugin-dir is ignored: plugins load only with --compat");
     assert(!result.stdout.includes("guard"), result.stdout);
     assertStringIncludes(result.stdout, "No hooks are configured.");
     const json = JSON.parse(
-      (await hooks(dirs, ["list", "--json", "--plugin-dir", dirs.guard])).stdout,
+      (await hooks(dirs, ["list", "--compat", "llama", "--json", "--plugin-dir", dirs.guard]))
+        .stdout,
     );
     assertEquals([json.hooks, json.plugins], [[], []]);
   });
@@ -348,6 +366,8 @@ Deno.test("hooks run --plugin-dir under the llama profile fires no plugin hook a
     const result = await hooks(dirs, [
       "run",
       "PreToolUse",
+      "--compat",
+      "llama",
       "--plugin-dir",
       dirs.guard,
       "--input",

@@ -51,16 +51,32 @@ Deno.test("--compat claude: an if-gated Bash hook runs for git commit and sees e
   );
 });
 
-Deno.test("without --compat the same case fails: the if rule names a tool this profile lacks", async () => {
+Deno.test("with --compat llama the same case fails: the if rule names a tool this profile lacks", async () => {
+  await hooksTest(
+    {
+      ...FILES,
+      "project/.claude/hooks-tests/c.test.jsonc": scenario([commit()]),
+    },
+    ["--compat", "llama"],
+    (result) => {
+      assertEquals(result.code, 1, result.stdout + result.stderr);
+      assertStringIncludes(result.stdout, "0 passed, 1 failed");
+    },
+  );
+});
+
+Deno.test("without --compat the case's hooks decide: an if rule on Bash gives Claude Code's tools, and it passes", async () => {
   await hooksTest(
     {
       ...FILES,
       "project/.claude/hooks-tests/c.test.jsonc": scenario([commit()]),
     },
     [],
-    (result) => {
-      assertEquals(result.code, 1, result.stdout + result.stderr);
-      assertStringIncludes(result.stdout, "0 passed, 1 failed");
+    (result, dir) => {
+      assertEquals(result.code, 0, result.stdout + result.stderr);
+      assertStringIncludes(reportLines(result, 0).join("\n"), "1 passed, 0 failed");
+      const payload = JSON.parse(Deno.readTextFileSync(`${dir}/payload.json`));
+      assertEquals(payload.effort, { level: "medium" });
     },
   );
 });

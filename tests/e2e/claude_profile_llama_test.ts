@@ -1,8 +1,8 @@
 /**
  * The `claude` profile on the real llama path: generated GGUF models through node-llama-cpp
  * calling Claude Code's tools, an unmodified Claude-Code-style settings file whose guard checks
- * `tool_name == "Bash"` itself, real hook scripts, real stdio. And the same file under the
- * default profile: the editor is told that its hooks will never fire here.
+ * `tool_name == "Bash"` itself, real hook scripts, real stdio. And the same file under a forced
+ * `llama` profile: the editor is told that its hooks will never fire here.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import type { JsonObject } from "../helpers/acp_harness.ts";
@@ -127,7 +127,7 @@ Deno.test("llama, --compat claude: a failing Bash command gives PostToolUseFailu
   });
 });
 
-Deno.test("llama, default profile: the same settings file is announced as never firing", async () => {
+Deno.test("llama, --compat llama: the same settings file is announced as never firing", async () => {
   await withHookProject(async (p) => {
     const dir = await p.sessionDir("work", { settings: SETTINGS, files: FILES });
     await executable(dir);
@@ -136,7 +136,7 @@ Deno.test("llama, default profile: the same settings file is announced as never 
       params: { command: "echo hi" },
       answer: "Done.",
     });
-    const agent = await p.startAgent(model);
+    const agent = await p.startAgent(model, ["--compat", "llama"]);
     allowAndRecord(agent);
     const sessionId = await p.newSessionIn(agent, dir);
     await agent.call("session/prompt", { sessionId, prompt: text("say hi") });

@@ -99,8 +99,21 @@ Deno.test("a hook written for both worlds, for neither, or off the tool events v
   );
 });
 
-Deno.test("plugin dirs asked for by name vote for claude", async () => {
-  assertEquals(await evidenceOf([], ["/plugins/guard"]), { claude: ["--plugin-dir"], llama: [] });
+Deno.test("plugin dirs asked for by name vote for claude, unless the hooks name llama-agent's tools", async () => {
+  const asked = await evidenceOf([], ["/plugins/guard"]);
+  assertEquals(asked, { claude: [], llama: [], pluginDirs: true });
+  assertEquals(
+    describeDecision(decideProfile(asked)),
+    "claude (auto: --plugin-dir asks for plugins, which load only with Claude Code's tools)",
+  );
+  const both = decideProfile(await evidenceOf([hook("shell")], ["/plugins/guard"]));
+  assertEquals(both.profile.id, "llama");
+  assertEquals(
+    both.reason,
+    "--plugin-dir asks for plugins, which load only with Claude Code's tools, but the hooks " +
+      `also name llama-agent's tools in matcher "shell"; pass --compat claude to offer ` +
+      "Claude Code's",
+  );
 });
 
 Deno.test("Claude Code's names alone choose claude; both, llama's alone or none keep llama", () => {
@@ -112,8 +125,8 @@ Deno.test("Claude Code's names alone choose claude; both, llama's alone or none 
   const both = decideProfile({ claude: ['matcher "Bash"'], llama: ['matcher "shell"'] });
   assertEquals(
     describeDecision(both),
-    `llama (auto: the hooks name both Claude Code's tools, in matcher "Bash", and ` +
-      `llama-agent's, in matcher "shell"; pass --compat claude to offer Claude Code's)`,
+    `llama (auto: the hooks name Claude Code's tools in matcher "Bash", but the hooks also ` +
+      `name llama-agent's tools in matcher "shell"; pass --compat claude to offer Claude Code's)`,
   );
   const ours = decideProfile({ claude: [], llama: ['matcher "shell"'] });
   assertEquals(ours.profile.id, "llama");
