@@ -5,6 +5,7 @@
  */
 import { displayPath } from "../display_path.ts";
 import type { HookDecision, Verdict } from "../hooks/decision.ts";
+import type { Diagnostic } from "../hooks/diagnostic.ts";
 import { summarizeHandler } from "../hooks/handler_config.ts";
 import type { CapturedStream, HandlerResult } from "../hooks/handler_result.ts";
 import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
@@ -19,6 +20,8 @@ export interface FiringReport {
   readonly hooks: SessionHooks;
   readonly selection: Selection;
   readonly firing: HookFiring;
+  /** The problems `hooks lint` finds in the hooks (cli/hook_problems.ts). */
+  readonly problems: readonly Diagnostic[];
 }
 
 const EXCERPT_LINES = 8;
@@ -182,7 +185,7 @@ function json(report: FiringReport) {
       reason,
     })),
     decision: firing.decision,
-    diagnostics: report.hooks.loaded.diagnostics,
+    diagnostics: report.problems,
   };
 }
 

@@ -14,14 +14,13 @@ import { CWD_FLAG, startCommand } from "./start_command.ts";
 import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { invocationHooks } from "./invocation_hooks.ts";
-import { shellCommandLookup } from "../hooks/command_path_lint.ts";
+import { hookProblems } from "./hook_problems.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
 import { neverRunningRegistrations } from "../hooks/foreign_tool_references.ts";
 import { fixSettingsFile, type MatcherFix, type ReplaceText } from "../hooks/matcher_fix.ts";
 import { replaceConfinedText } from "../agent/confined_write.ts";
 import { shownPaths, writePlace } from "./write_place.ts";
 import { loadSessionHooks } from "../hooks/session_hooks.ts";
-import { lintSettings } from "../hooks/settings_lint.ts";
 import { strictFindings } from "../hooks/strict_lint.ts";
 import { describeDecision, type ProfileDecision } from "../hooks/profile_decision.ts";
 
@@ -153,11 +152,7 @@ export const hooksLintCommand: CliCommand = {
       // Lint what the files now say.
       if (fixes.length > 0) hooks = await load();
     }
-    const linted = await lintSettings(hooks.loaded, {
-      cwd,
-      profile,
-      findCommands: shellCommandLookup({ path: io.env("PATH"), cwd }),
-    });
+    const linted = await hookProblems(hooks.loaded, { cwd, profile, env: io.env });
     const diagnostics = invocation.flags["strict"] === true ? strictFindings(linted) : linted;
     const neverRun = neverRunningRegistrations(hooks.registry, profile).length;
     io.stdout(RENDERERS[format]({ cwd, home, diagnostics, neverRun, decision, fixes }));

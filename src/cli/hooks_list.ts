@@ -1,7 +1,7 @@
 /**
  * `llama-agent hooks list`: every registration of a directory's settings chain and of the plugins
  * the profile reads, where it comes from (file:line, and the plugin) and whether it fires under
- * the chosen profile, then the problems found in the files.
+ * the chosen profile, then the problems `hooks lint` finds in them (hook_problems.ts).
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG } from "./compat_flag.ts";
@@ -10,6 +10,7 @@ import { displayPath } from "../display_path.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { invocationHooks } from "./invocation_hooks.ts";
 import { type Diagnostic, formatDiagnostic } from "../hooks/diagnostic.ts";
+import { hookProblems, problemCounts } from "./hook_problems.ts";
 import {
   describeGroup,
   eventGroup,
@@ -138,11 +139,16 @@ export const hooksListCommand: CliCommand = {
     const { hooks, decision } = chosen.choice;
     const home = io.env("HOME");
     const rows = listHooks(hooks, decision.profile);
+    const problems = await hookProblems(hooks.loaded, {
+      cwd: invocation.cwd,
+      profile: decision.profile,
+      env: io.env,
+    });
     if (invocation.flags["json"] === true) {
-      const json = toJson(invocation.cwd, decision, hooks, rows);
+      const json = toJson(invocation.cwd, decision, hooks, rows, problems);
       io.stdout(JSON.stringify(json, null, 2) + "\n");
     } else {
-      io.stdout(renderTable(invocation.cwd, home, hooks, rows, decision));
+      io.stdout(renderTable(invocation.cwd, home, hooks, rows, decision, problems));
     }
     return EXIT.ok;
   },
@@ -153,6 +159,7 @@ function toJson(
   decision: ProfileDecision,
   hooks: SessionHooks,
   rows: readonly ListedHook[],
+  problems: readonly Diagnostic[],
 ) {
   return {
     cwd,
@@ -168,7 +175,7 @@ function toJson(
       status: p.status,
     })),
     hooks: rows,
-    diagnostics: hooks.loaded.diagnostics,
+    diagnostics: problems,
   };
 }
 
@@ -178,6 +185,7 @@ function renderTable(
   hooks: SessionHooks,
   rows: readonly ListedHook[],
   decision: ProfileDecision,
+  problems: readonly Diagnostic[],
 ): string {
   const out: string[] = [`Settings chain for ${cwd}`];
   const paths = hooks.loaded.files.map((file) => displayPath(file.path, cwd, home));
@@ -221,10 +229,10 @@ function renderTable(
       out.push(`  ${padded.join("  ")}`);
     });
   }
-  out.push("", summaryLine(rows, hooks.loaded.diagnostics));
-  if (hooks.loaded.diagnostics.length > 0) {
+  out.push("", summaryLine(rows, problems));
+  if (problems.length > 0) {
     out.push("", "Problems:");
-    for (const d of hooks.loaded.diagnostics) {
+    for (const d of problems) {
       out.push(`  ${formatDiagnostic(displayed(d, cwd, home))}`);
     }
   }
@@ -263,5 +271,5 @@ function summaryLine(rows: readonly ListedHook[], diagnostics: readonly Diagnost
     ? ""
     : `, ${never} never ${never === 1 ? "matches" : "match"}: see "hooks lint"`;
   return `${plural(rows.length, "hook")} (${firing} fire here${neverText}), ` +
-    `${plural(diagnostics.length, "problem")}`;
+    problemCounts(diagnostics);
 }

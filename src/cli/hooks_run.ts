@@ -7,6 +7,7 @@ import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_s
 import { COMPAT_FLAG } from "./compat_flag.ts";
 import { CWD_FLAG, fail, startCommand } from "./start_command.ts";
 import { renderFiring } from "./firing_report.ts";
+import { hookProblems, problemCounts } from "./hook_problems.ts";
 import { PLUGIN_DIR_FLAG } from "./plugin_dir_flag.ts";
 import { invocationHooks } from "./invocation_hooks.ts";
 import { transcriptPathFor } from "../agent/transcript_path.ts";
@@ -113,6 +114,12 @@ export const hooksRunCommand: CliCommand = {
       projectDir: invocation.cwd,
       toolInput: completed.payload["tool_input"],
     });
+    // What `hooks lint` finds, counted here as there.
+    const problems = await hookProblems(hooks.loaded, {
+      cwd: invocation.cwd,
+      profile,
+      env: io.env,
+    });
     const abort = new AbortController();
     const onInterrupt = () => abort.abort();
     let verdict: Verdict["kind"] = "none";
@@ -127,7 +134,14 @@ export const hooksRunCommand: CliCommand = {
         context: { event: event.name, cwd: invocation.cwd, sessionId, signal: abort.signal },
       });
       verdict = firing.decision.verdict.kind;
-      const report = { cwd: invocation.cwd, home: io.env("HOME"), hooks, selection, firing };
+      const report = {
+        cwd: invocation.cwd,
+        home: io.env("HOME"),
+        hooks,
+        selection,
+        firing,
+        problems,
+      };
       if (invocation.flags["json"] === true) {
         io.stdout(JSON.stringify(renderFiring.json(report), null, 2) + "\n");
       } else {
@@ -136,9 +150,9 @@ export const hooksRunCommand: CliCommand = {
     } finally {
       Deno.removeSignalListener("SIGINT", onInterrupt);
     }
-    if (hooks.loaded.diagnostics.length > 0) {
+    if (problems.length > 0) {
       io.stderr(
-        `${hooks.loaded.diagnostics.length} problem(s) in the settings chain` +
+        `${problemCounts(problems)} in the settings chain` +
           (hooks.loaded.plugins.length > 0 || pluginDirs.pluginDirs.length > 0
             ? " and plugins"
             : "") +

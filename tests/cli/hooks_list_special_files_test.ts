@@ -71,7 +71,7 @@ async function assertListed(dirs: Dirs, reason: string): Promise<void> {
   );
   assert(lines.some((line) => line.includes("./user-stop.sh")), result.stdout);
   assert(lines.some((line) => line.includes("./local-stop.sh")), result.stdout);
-  assertStringIncludes(result.stdout, "\n2 hooks (2 fire here), 1 problem\n");
+  assertStringIncludes(result.stdout, "\n2 hooks (2 fire here), 1 error, 0 warnings\n");
   assertStringIncludes(
     result.stdout,
     `\nProblems:\n  .claude/settings.json: error: Cannot read settings file: ${reason} ` +

@@ -153,7 +153,8 @@ Deno.test("the table lists each registration with event, matcher, handler, file:
     for (const skipped of ["bad-regex.sh", "bad-timeout.sh", "bogus.sh"]) {
       assert(!out.includes(skipped), `${skipped} is not listed as a hook`);
     }
-    assertStringIncludes(out, "\n6 hooks (3 fire here), 3 problems\n");
+    // The problems hooks lint finds: the invalid entries, and the events that never fire here.
+    assertStringIncludes(out, "\n6 hooks (3 fire here), 3 errors, 4 warnings\n");
   });
 });
 
@@ -164,35 +165,39 @@ Deno.test("the problems section gives file:line, the pointer and the code of eac
     const problems = result.stdout.split("\nProblems:\n")[1];
     assert(problems !== undefined, `no problems section in:\n${result.stdout}`);
     const lines = problems.trimEnd().split("\n");
-    assertEquals(lines.length, 4, problems);
+    // Exactly what hooks lint reports, in its order.
+    const lint = await runCli(["hooks", "lint"], { cwd: dirs.project, home: dirs.home });
+    const linted = lint.stdout.split("\n").filter((line) => /: (error|warning): /.test(line));
+    assertEquals(lines.map((line) => line.slice(2)), linted);
+    const withCode = (code: string) => lines.find((line) => line.endsWith(`[${code}]`)) ?? "";
     const regexLine = lineOf(PROJECT, '"matcher": "("');
     assertMatch(
-      lines[0]!,
+      withCode("MATCHER_INVALID"),
       new RegExp(
         `^  \\.claude/settings\\.json:${regexLine}:\\d+: error: "\\(" is not a valid regular ` +
           `expression: .* at /hooks/PreToolUse/1/matcher \\[MATCHER_INVALID\\]$`,
       ),
     );
     assertMatch(
-      lines[1]!,
+      withCode("HANDLER_INVALID"),
       new RegExp(
         `^  \\.claude/settings\\.json:${lineOf(PROJECT, '"timeout"')}:\\d+: error: .*timeout.* ` +
           `at /hooks/PreToolUse/2/hooks/0/timeout \\[HANDLER_INVALID\\]$`,
       ),
     );
     assertMatch(
-      lines[2]!,
+      withCode("EVENT_UNKNOWN"),
       new RegExp(
         `^  \\.claude/settings\\.json:${lineOf(PROJECT, '"Bogus"')}:\\d+: error: ` +
           `Unknown hook event "Bogus" at /hooks/Bogus \\[EVENT_UNKNOWN\\]$`,
       ),
     );
     assertMatch(
-      lines[3]!,
+      withCode("SETTINGS_PARSE"),
       /^ {2}\.claude\/settings\.local\.json:1:\d+: error: .*\[SETTINGS_PARSE\]$/,
     );
     assertMatch(lineWith(result.stdout, "  local "), /\(?invalid\)?$/);
-    assertStringIncludes(result.stdout, "6 hooks (3 fire here), 4 problems");
+    assertStringIncludes(result.stdout, "6 hooks (3 fire here), 4 errors, 4 warnings");
   });
 });
 
@@ -254,12 +259,31 @@ Deno.test("--json: files with status, hooks with id/event/matcher/handler/source
           "/hooks/PreToolUse/2/hooks/0/timeout",
           lineOf(PROJECT, '"timeout"'),
         ],
+        [
+          "LINT_CLAUDE_DROPS_FILE",
+          projectFile,
+          "/hooks/PreToolUse/2/hooks/0/timeout",
+          lineOf(PROJECT, '"timeout"'),
+        ],
+        ["LINT_EVENT_NEVER_FIRES", projectFile, "/hooks/SessionEnd", lineOf(PROJECT, "SessionEnd")],
+        [
+          "LINT_EVENT_NEVER_FIRES",
+          projectFile,
+          "/hooks/PostCompact",
+          lineOf(PROJECT, "PostCompact"),
+        ],
+        [
+          "LINT_EVENT_NEVER_FIRES",
+          projectFile,
+          "/hooks/FileChanged",
+          lineOf(PROJECT, "FileChanged"),
+        ],
         ["EVENT_UNKNOWN", projectFile, "/hooks/Bogus", lineOf(PROJECT, '"Bogus"')],
       ],
     );
     for (const d of json.diagnostics) {
       assertEquals(typeof d.message, "string");
-      assertEquals(d.severity, "error");
+      assertEquals(d.severity, d.code.startsWith("LINT_") ? "warning" : "error");
     }
   });
 });
@@ -380,7 +404,7 @@ Deno.test("--compat llama: hooks whose matcher or if names Claude Code's tools a
     assertMatch(lineWith(table.stdout, "./all.sh"), /\s+fires$/);
     assertStringIncludes(
       table.stdout,
-      '\n4 hooks (1 fire here, 3 never match: see "hooks lint"), 0 problems\n',
+      '\n4 hooks (1 fire here, 3 never match: see "hooks lint"), 0 errors, 3 warnings\n',
     );
 
     const json = JSON.parse((await list(dirs, ["--compat", "llama", "--json"])).stdout);
