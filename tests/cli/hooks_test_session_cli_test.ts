@@ -16,7 +16,7 @@ Deno.test("--help says session cases run in a copy and their shell commands are 
 });
 
 Deno.test("a session case whose guard never fires deletes nothing, and the report says the command was only answered", async () => {
-  // Matched on Claude Code's "Bash": the guard never sees llama-agent's "shell".
+  // Matched on Claude Code's "Bash": under --compat llama the guard never sees "shell".
   const settings = SETTINGS.replace('"matcher": "shell"', '"matcher": "Bash"');
   const unguarded = {
     name: "rm -rf victim is refused",
@@ -44,7 +44,7 @@ Deno.test("a session case whose guard never fires deletes nothing, and the repor
       "project/victim/keep.txt": "precious\n",
       "project/.claude/hooks-tests/guard.test.jsonc": scenario([unguarded]),
     },
-    [],
+    ["--compat", "llama"],
     (result, dir) => {
       const lines = reportLines(result, 1);
       assertEquals(lines.slice(0, 4), [

@@ -258,10 +258,22 @@ Deno.test("hooks test: a case of the llama profile that names pluginDirs is an e
   await withTempProject({}, async (project) => {
     await writeGuardPlugin(project);
     const run = await runScenario(project, "llama.test.jsonc", {
+      compat: "llama",
       pluginDirs: [RELATIVE_GUARD],
       cases: [{ name: "llama", event: "Stop", expect: { errors: 0 } }],
     });
     assertEquals(run.results.map((r) => [r.status, r.error]), [["error", PLUGINS_NEED_CLAUDE]]);
+  });
+});
+
+Deno.test("hooks test: a case that names no profile and names pluginDirs decides the claude profile, and its plugin loads", async () => {
+  await withTempProject({}, async (project) => {
+    await writeGuardPlugin(project);
+    const run = await runScenario(project, "auto.test.jsonc", {
+      pluginDirs: [RELATIVE_GUARD],
+      cases: [{ name: "auto", event: "Stop", expect: { errors: 0 } }],
+    });
+    assertEquals(run.results.map((r) => [r.status, r.error]), [["passed", undefined]]);
   });
 });
 
