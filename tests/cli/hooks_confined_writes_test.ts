@@ -177,7 +177,11 @@ Deno.test("hooks lint --fix leaves a settings file linked from outside the proje
     await withTempProject({ "home/.keep": "", "project/.claude/.keep": "" }, async (dir) => {
       const link = `${dir}/project/.claude/settings.json`;
       await Deno.symlink(`${outside}/claude.json`, link);
-      const run = await runInProcess(["hooks", "lint", "--fix"], `${dir}/project`, `${dir}/home`);
+      const run = await runInProcess(
+        ["hooks", "lint", "--fix", "--compat", "llama"],
+        `${dir}/project`,
+        `${dir}/home`,
+      );
       assertEquals(run.code, 1, run.stdout);
       assertEquals(
         run.stderr,
