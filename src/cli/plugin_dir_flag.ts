@@ -1,8 +1,9 @@
 /**
  * `--plugin-dir DIR`, as Claude Code's flag (claude-compat.md §6a): a plugin directory whose
  * hooks load beside the settings chain's, repeatable, read only under a profile that reads
- * plugins. Each one is checked once at startup, so a typo is a usage error, not a session
- * that silently runs without its guard.
+ * plugins (under `--compat auto`, plugin dirs count for the claude profile:
+ * src/hooks/profile_decision.ts). Each one is checked once at startup, so a typo is a usage
+ * error, not a session that silently runs without its guard.
  */
 import { resolve } from "node:path";
 import { errorMessage } from "../error.ts";
@@ -16,7 +17,9 @@ export const PLUGIN_DIR_FLAG: FlagSpec = {
   type: "string",
   valueName: "DIR",
   repeatable: true,
-  description: "Load the hooks of the Claude Code plugin in DIR (repeatable; with --compat claude)",
+  description: "Load the hooks of the Claude Code plugin in DIR (repeatable; under the claude " +
+    "profile, which --compat auto chooses for plugin dirs unless the hooks name llama-agent's " +
+    "tools)",
 };
 
 export type PluginDirs =
