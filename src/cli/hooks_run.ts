@@ -1,7 +1,7 @@
 /**
- * `llama-agent hooks run EVENT`: fire one event against a directory's merged settings (and, with
- * `--compat claude`, its plugins), exactly as a session would, and show what every hook did, from
- * which file or plugin, and what they decided together.
+ * `llama-agent hooks run EVENT`: fire one event against a directory's merged settings (and, under
+ * the claude profile, its plugins), under the profile a session there would get, and show what
+ * every hook did, from which file or plugin, and what they decided together.
  */
 import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "./command_spec.ts";
 import { COMPAT_FLAG } from "./compat_flag.ts";
@@ -39,10 +39,13 @@ const spec: CommandSpec = {
   description: "The payload's common fields (session_id, transcript_path, cwd, prompt_id,\n" +
     "permission_mode, hook_event_name) are filled in as a session would; --input gives the\n" +
     "event's own fields (tool_name, tool_input, prompt, source, ...) and may override any field.\n" +
-    `EVENT is one of: ${FIRED_EVENTS.join(", ")}; with --compat claude also\n` +
+    "The profile is --compat's, else decided from the hooks as a session's is (auto: claude\n" +
+    "when they name Claude Code's tools and none of llama-agent's, else llama).\n" +
+    `EVENT is one of: ${FIRED_EVENTS.join(", ")}; under the claude profile also\n` +
     `${PROFILE_EVENTS.join(", ")}.\n` +
-    "With --compat claude, the hooks of each --plugin-dir plugin and of the plugins the settings\n" +
-    "enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a session.\n" +
+    "Under the claude profile, the hooks of each --plugin-dir plugin and of the plugins the\n" +
+    "settings enable fire too, with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA set as in a\n" +
+    "session.\n" +
     "Exit codes: 0 the event fired (whatever the hooks decided, unless --exit-code); 1 with\n" +
     "--exit-code, the decision blocks (deny on PreToolUse and PermissionRequest, keep going on\n" +
     "Stop) or stops the turn (continue:false); 2 a usage error; 130 interrupted. (1 is also the\n" +
