@@ -12,11 +12,7 @@
  *
  * The evidence is gathered with the file reads passed in; the decision is a pure function of it.
  */
-import {
-  type CompatProfile,
-  compatProfile,
-  type ProfileSetting,
-} from "../profile/compat_profile.ts";
+import { type CompatProfile, compatProfile } from "../profile/compat_profile.ts";
 import { HOOK_EVENTS } from "./event_table.ts";
 import {
   type HookEntry,
@@ -151,11 +147,6 @@ export function forcedDecision(profile: CompatProfile, origin: string): ProfileD
 /** `claude (auto: the hooks name Claude Code's tools in matcher "Bash")` */
 export function describeDecision(decision: ProfileDecision): string {
   return `${decision.profile.id} (${decision.auto ? "auto: " : ""}${decision.reason})`;
-}
-
-/** Whether a setting leaves the choice to the hooks. */
-export function isAuto(setting: ProfileSetting): setting is "auto" {
-  return setting === "auto";
 }
 
 function shown(places: readonly string[]): string {
