@@ -79,17 +79,22 @@ export const EVALUATED_TIMEOUT_SEC = { prompt: 30, agent: 60 } as const;
 
 /**
  * What makes two handlers "the same handler" for dedup: Claude Code runs a handler listed in
- * several files once per firing.
+ * several files once per firing. Its key is what the handler runs plus its `if` rule (`""` and
+ * none alike) and, for a command, its `shell` (`"bash"` when absent): the same command under two
+ * different `if` rules is two handlers, each run when its own rule holds, as in Claude Code.
  */
 export function handlerIdentity(handler: HandlerConfig): string {
+  const rule = handler.if ?? "";
   switch (handler.type) {
-    case "command":
-      return JSON.stringify(["command", handler.command, handler.args ?? null]);
+    case "command": {
+      const shell = typeof handler.shell === "string" ? handler.shell : "bash";
+      return JSON.stringify(["command", shell, handler.command, handler.args ?? null, rule]);
+    }
     case "http":
-      return JSON.stringify(["http", handler.url]);
+      return JSON.stringify(["http", handler.url, rule]);
     case "prompt":
     case "agent":
-      return JSON.stringify([handler.type, handler.prompt]);
+      return JSON.stringify([handler.type, handler.prompt, rule]);
     default:
       return handler satisfies never;
   }

@@ -8,9 +8,9 @@
  * claude-compat.md §6a): at firing time, among the registrations of the event whose matcher
  * accepts the value, the first of each handler identity in chain order runs; later ones are
  * reported as duplicates. Dedup comes after matching, so a copy under a matcher that does
- * not apply never hides one that does. The same holds for `if` (claude-compat.md §7): it is
- * tested after the matcher and before dedup, so a copy whose `if` fails never hides one that
- * runs.
+ * not apply never hides one that does. A handler's `if` rule is part of its identity, as in
+ * Claude Code: the same command under two different rules is two handlers, and a call both
+ * rules match runs it twice (one spawn per matching handler).
  */
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import { type EventGroup, HOOK_EVENTS, type HookEventName, isProfileEvent } from "./event_table.ts";

@@ -1,7 +1,7 @@
 /**
  * Handler-level `if` from the settings file to the selection (claude-compat.md §7): read once
- * when the chain loads, tested after the matcher and before dedup, and never true on an event
- * that has no tool call.
+ * when the chain loads, tested after the matcher, part of what dedup compares, and never true on
+ * an event that has no tool call.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { buildRegistry, type IfSubject, selectRegistrations } from "../../src/hooks/registry.ts";
@@ -88,7 +88,7 @@ Deno.test('an "if" on an event without a tool call never runs; its sibling does'
   });
 });
 
-Deno.test('dedup comes after "if": a copy whose "if" fails never hides one that runs', async () => {
+Deno.test('a copy whose "if" fails never hides one that runs', async () => {
   const user = hooksFile({ PreToolUse: [{ hooks: [hook("./guard.sh", "Bash(git *)")] }] });
   const project = hooksFile({ PreToolUse: [{ hooks: [hook("./guard.sh")] }] });
   await withChain({ user, project }, async (dirs) => {
@@ -98,10 +98,72 @@ Deno.test('dedup comes after "if": a copy whose "if" fails never hides one that 
     assertEquals(ls.unmatched.map((u) => [u.registration.id, u.reason]), [
       ["user:/hooks/PreToolUse/0/hooks/0", 'if "Bash(git *)" does not match'],
     ]);
+  });
+});
+
+// Claude Code keys dedup on the command and the `if` rule together: the same command under two
+// rules is two handlers, one spawn for each rule that holds (claude-compat.md §7).
+Deno.test('the same command under different "if" rules runs once per rule that matches', async () => {
+  const text = hooksFile({
+    PreToolUse: [{
+      matcher: "Bash",
+      hooks: [hook("./review.sh", "Bash(git commit:*)"), hook("./review.sh", "Bash(git *)")],
+    }],
+  });
+  await withChain({ project: text }, async (dirs) => {
+    const registry = buildRegistry(await load(dirs));
+    const commit = selectRegistrations(
+      registry,
+      "PreToolUse",
+      "Bash",
+      bashCall(dirs, "git commit -m x"),
+    );
+    assertEquals(commit.matched.map((r) => r.id), [
+      "project:/hooks/PreToolUse/0/hooks/0",
+      "project:/hooks/PreToolUse/0/hooks/1",
+    ]);
+    assertEquals(commit.unmatched, []);
+    const status = selectRegistrations(
+      registry,
+      "PreToolUse",
+      "Bash",
+      bashCall(dirs, "git status"),
+    );
+    assertEquals(status.matched.map((r) => r.id), ["project:/hooks/PreToolUse/0/hooks/1"]);
+  });
+});
+
+Deno.test('a handler with an "if" is not a duplicate of the same handler without one', async () => {
+  const user = hooksFile({ PreToolUse: [{ hooks: [hook("./guard.sh", "Bash(git *)")] }] });
+  const project = hooksFile({ PreToolUse: [{ hooks: [hook("./guard.sh")] }] });
+  await withChain({ user, project }, async (dirs) => {
+    const registry = buildRegistry(await load(dirs));
     const git = selectRegistrations(registry, "PreToolUse", "Bash", bashCall(dirs, "git status"));
-    assertEquals(git.matched.map((r) => r.id), ["user:/hooks/PreToolUse/0/hooks/0"]);
-    assertEquals(git.unmatched.map((u) => u.reason), [
-      "duplicate of user:/hooks/PreToolUse/0/hooks/0",
+    assertEquals(git.matched.map((r) => r.id), [
+      "user:/hooks/PreToolUse/0/hooks/0",
+      "project:/hooks/PreToolUse/0/hooks/0",
+    ]);
+  });
+});
+
+Deno.test('the same command and the same "if" in two files runs once', async () => {
+  const user = hooksFile({ PreToolUse: [{ hooks: [hook("./guard.sh", "Bash(git *)")] }] });
+  const project = hooksFile({
+    PreToolUse: [{ matcher: "Bash", hooks: [hook("./guard.sh", "Bash(git *)")] }],
+  });
+  const local = hooksFile({
+    PreToolUse: [{ hooks: [hook("./other.sh", ""), hook("./other.sh")] }],
+  });
+  await withChain({ user, project, local }, async (dirs) => {
+    const registry = buildRegistry(await load(dirs));
+    const git = selectRegistrations(registry, "PreToolUse", "Bash", bashCall(dirs, "git status"));
+    assertEquals(git.matched.map((r) => r.id), [
+      "user:/hooks/PreToolUse/0/hooks/0",
+      "local:/hooks/PreToolUse/0/hooks/0",
+    ]);
+    assertEquals(git.unmatched.map((u) => [u.registration.id, u.reason]), [
+      ["project:/hooks/PreToolUse/0/hooks/0", "duplicate of user:/hooks/PreToolUse/0/hooks/0"],
+      ["local:/hooks/PreToolUse/0/hooks/1", "duplicate of local:/hooks/PreToolUse/0/hooks/0"],
     ]);
   });
 });

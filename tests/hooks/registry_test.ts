@@ -160,6 +160,26 @@ Deno.test("identity is type and command+args / url / prompt; a timeout does not 
   ]);
 });
 
+// Claude Code's key: `${shell ?? "bash"}\0${command}\0${if ?? ""}` (claude-compat.md §7).
+Deno.test('a command\'s "shell" is part of its identity, "bash" when absent', () => {
+  const registry = registryOf([
+    entry("user", "/hooks/Stop/0/hooks/0", "Stop", undefined, command("run")),
+    entry("user", "/hooks/Stop/0/hooks/1", "Stop", undefined, command("run", { shell: "bash" })),
+    entry(
+      "user",
+      "/hooks/Stop/0/hooks/2",
+      "Stop",
+      undefined,
+      command("run", { shell: "powershell" }),
+    ),
+  ]);
+  const selection = selectRegistrations(registry, "Stop", null);
+  assertEquals(ids(selection.matched).map((id) => id.slice(-1)), ["0", "2"]);
+  assertEquals(reasons(selection.unmatched), [
+    ["user:/hooks/Stop/0/hooks/1", "duplicate of user:/hooks/Stop/0/hooks/0"],
+  ]);
+});
+
 Deno.test("disableAllHooks leaves no registrations and lists every handler as disabled", () => {
   const registry = registryOf(
     [entry("user", "/hooks/Stop/0/hooks/0", "Stop", undefined, command("a"))],
