@@ -129,6 +129,31 @@ Deno.test("the hooks test action installs with install.sh and runs hooks test", 
   assert((await Deno.stat(`${REPO_ROOT}/install.sh`)).mode! & 0o100, "install.sh is executable");
 });
 
+Deno.test("the action's lint step adds --strict only when the lint input is strict", async () => {
+  const action = await read("action.yml");
+  const line = /run: (llama-agent hooks lint .*)$/m.exec(action)?.[1];
+  assert(line !== undefined, "the hooks lint step");
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/llama-agent`, '#!/bin/sh\nprintf "%s\\n" "$@"\n', {
+      mode: 0o755,
+    });
+    const run = async (lint: string) => {
+      const output = await new Deno.Command("/bin/sh", {
+        args: ["-c", line],
+        env: { PATH: `${dir}:/usr/bin:/bin`, LINT: lint },
+        clearEnv: true,
+      }).output();
+      return new TextDecoder().decode(output.stdout).trim().split("\n");
+    };
+    assertEquals(await run("true"), ["hooks", "lint", "--format", "github"]);
+    assertEquals(await run("strict"), ["hooks", "lint", "--format", "github", "--strict"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  assertStringIncludes(action, "if: inputs.lint == 'true' || inputs.lint == 'strict'");
+});
+
 Deno.test("the action's hooks test step passes --shard only when the shard input is set", async () => {
   const action = await read("action.yml");
   const line = /run: (llama-agent hooks test .*)$/m.exec(action)?.[1];
