@@ -111,7 +111,7 @@ export interface PayloadSession {
   readonly transcriptPath: string;
   /** The session cwd. */
   readonly cwd: string;
-  /** One per `session/prompt`; never sent on SessionStart. */
+  /** One per `session/prompt`; never sent on SessionStart and SessionEnd. */
   readonly promptId?: string;
   /** Never sent on SessionStart, PreCompact and PostCompact, as in Claude Code. */
   readonly permissionMode?: PermissionMode;
@@ -121,6 +121,12 @@ export interface PayloadSession {
    */
   readonly effort?: { readonly level: string } | null;
 }
+
+/**
+ * The events Claude Code fires without a `prompt_id`: the session's start, before any prompt,
+ * and its end, which belongs to no prompt (observed on 2.1.332 however the session ended).
+ */
+const NO_PROMPT_ID: ReadonlySet<FiredEventName> = new Set(["SessionStart", "SessionEnd"]);
 
 /**
  * The events Claude Code fires without a permission mode: the session's start, and compaction
@@ -145,20 +151,22 @@ const EFFORT_EVENTS: ReadonlySet<FiredEventName> = new Set([
 /**
  * The common fields in Claude Code's order (`session_id`, `transcript_path`, `cwd`, `prompt_id`,
  * `permission_mode`, [`effort`], `hook_event_name`), then the event's own fields in the order
- * given. SessionStart has no `prompt_id`; it and the compaction events no `permission_mode`.
+ * given. SessionStart and SessionEnd have no `prompt_id`; SessionStart and the compaction events
+ * no `permission_mode`.
  */
 export function buildPayload<E extends FiredEventName>(
   event: E,
   session: PayloadSession,
   fields: EventFields[E],
 ): HookPayload {
-  const atStart = event === "SessionStart";
   const payload: Record<string, unknown> = {
     session_id: session.sessionId,
     transcript_path: session.transcriptPath,
     cwd: session.cwd,
   };
-  if (!atStart && session.promptId !== undefined) payload.prompt_id = session.promptId;
+  if (!NO_PROMPT_ID.has(event) && session.promptId !== undefined) {
+    payload.prompt_id = session.promptId;
+  }
   if (!NO_PERMISSION_MODE.has(event) && session.permissionMode !== undefined) {
     payload.permission_mode = session.permissionMode;
   }

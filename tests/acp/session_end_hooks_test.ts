@@ -61,11 +61,12 @@ Deno.test("SessionEnd fires on session/close with reason other, in Claude Code's
     await t.agent.request("session/close", { sessionId });
     const [payload, ...more] = await readLog(`${t.cwd}/end.log`);
     assertEquals(more, []);
-    // No prompt: no prompt_id. (Whether Claude Code sends permission_mode here is not observed.)
-    assertEquals(Object.keys(payload!).filter((key) => key !== "permission_mode"), [
+    // Claude Code 2.1.332: permission_mode, and no prompt_id (SessionEnd belongs to no prompt).
+    assertEquals(Object.keys(payload!), [
       "session_id",
       "transcript_path",
       "cwd",
+      "permission_mode",
       "hook_event_name",
       "reason",
     ]);
@@ -210,6 +211,7 @@ Deno.test("session/close during a running prompt: the prompt answers cancelled, 
     assertEquals(await readLog(`${dir}/batch.log`), [], "a batch cut short fires no PostToolBatch");
     const ended = (await readLog(`${dir}/end.log`)).filter((p) => p.session_id === sessionId);
     assertEquals(ended.length, 1, "not again when the agent shuts down");
+    assertEquals("prompt_id" in ended[0]!, false, "after a prompt too, SessionEnd has no prompt_id");
   });
 });
 

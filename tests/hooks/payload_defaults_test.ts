@@ -123,6 +123,21 @@ Deno.test("SessionStart has neither prompt_id nor permission_mode", () => {
   ]);
 });
 
+Deno.test("SessionEnd has permission_mode and no prompt_id, as Claude Code 2.1.332 sends it", () => {
+  // `hooks run SessionEnd` and a `hooks test` case get a session with a prompt id: SessionEnd
+  // belongs to no prompt, so it still has none.
+  const { payload } = ok(complete("SessionEnd", {}));
+  assertEquals(
+    JSON.stringify(payload),
+    JSON.stringify({
+      ...AT_START,
+      permission_mode: "acceptEdits",
+      hook_event_name: "SessionEnd",
+      reason: "other",
+    }),
+  );
+});
+
 Deno.test("given fields win over the defaults and keep Claude Code's position", () => {
   const { payload } = ok(complete("PreToolUse", {
     tool_use_id: "call-7",
