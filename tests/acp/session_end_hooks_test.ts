@@ -211,7 +211,11 @@ Deno.test("session/close during a running prompt: the prompt answers cancelled, 
     assertEquals(await readLog(`${dir}/batch.log`), [], "a batch cut short fires no PostToolBatch");
     const ended = (await readLog(`${dir}/end.log`)).filter((p) => p.session_id === sessionId);
     assertEquals(ended.length, 1, "not again when the agent shuts down");
-    assertEquals("prompt_id" in ended[0]!, false, "after a prompt too, SessionEnd has no prompt_id");
+    assertEquals(
+      "prompt_id" in ended[0]!,
+      false,
+      "after a prompt too, SessionEnd has no prompt_id",
+    );
   });
 });
 
