@@ -248,9 +248,7 @@ async function runModelLoop(
       const batchGate = await runPostToolBatchHooks(session, turn.hookContext, batch);
       if (signal.aborted) return turn.finish("cancelled");
       if (batchGate.kind === "halt") return turn.finishByHook(batchGate.stopReason);
-      if (batchGate.forModel.length > 0) {
-        turn.feedBack(batchGate.forModel.map(systemReminder).join("\n\n"));
-      }
+      if (batchGate.inLastResult !== null) turn.addToLastResult(batchGate.inLastResult);
       const looping = toolTurn.loopGuard.endNotice;
       if (looping === undefined) continue;
       // The model repeats itself (loop_guard.ts): the turn ends as at the round limit, saying so.
@@ -337,6 +335,19 @@ class TurnState {
       promptId: this.hookContext.promptId,
       content: text,
     });
+  }
+
+  /**
+   * Hook text the model reads at the end of this reply's last tool result, after a blank line
+   * (PostToolBatch's context, where Claude Code puts it); a message of its own where the reply
+   * has no tool result.
+   */
+  addToLastResult(text: string): void {
+    const index = this.segments.findLastIndex((segment) => segment.type === "tool_call");
+    const last = this.segments[index];
+    if (last?.type !== "tool_call") return this.feedBack(text);
+    this.segments[index] = { ...last, result: `${last.result}\n\n${text}` };
+    this.session.record({ type: "hook_feedback", text, inLastResult: true });
   }
 
   finish(stopReason: StopReason): PromptResponse {

@@ -86,26 +86,37 @@ export function stopContinuation(
 ): StopContinuation {
   if (gate.kind === "halt") return END;
   if (gate.kind === "stop" && gate.context === null) return END;
-  // Claude Code's system item, one per blocking hook; the user is shown the same words.
-  const blockingErrors = gate.kind === "block"
-    ? gate.blocks.map((block) => stopBlockingErrorMessage(block.command, block.reason))
-    : [];
+  const blocks = gate.kind === "block" ? gate.blocks : [];
+  // The user is shown each block in the words of Claude Code's system item.
+  const notices = blocks.map((block) => stopBlockingErrorMessage(block.command, block.reason));
   if (continuations >= cap) {
-    return { kind: "end", notices: [...blockingErrors, stopBlockCapNotice(continuations + 1)] };
+    return { kind: "end", notices: [...notices, stopBlockCapNotice(continuations + 1)] };
   }
   const items: string[] = [];
-  if (gate.kind === "block") {
-    items.push(withHookPreamble(stopFeedbackMessage(feedbackText(gate.blocks))));
-    items.push(...blockingErrors);
+  if (blocks.length > 0) {
+    items.push(withHookPreamble(stopFeedbackMessage(feedbackText(blocks))));
+    // Then the system item of each block, but an exit 2's: that one is in the feedback alone
+    // (hooks.md §12.2 gives exit 2 only the feedback; Claude Code 2.1.332 sends one item).
+    for (const block of blocks) {
+      if (!isExitBlock(block)) items.push(stopBlockingErrorMessage(block.command, block.reason));
+    }
   }
   if (gate.context !== null) items.push(additionalContextMessage("Stop", null, gate.context));
   // This conversation has no system messages past the first: each item is a reminder, and
   // together they are one user message, as Claude Code's blocks of one message are.
   return {
     kind: "continue",
-    notices: blockingErrors,
+    notices,
     forModel: items.map(systemReminder).join("\n\n"),
   };
+}
+
+/**
+ * A block the hook's process made (exit 2, or a failure that `onFailure: "block"` turns into
+ * one, as exit 2; inferred), not its JSON output or a prompt hook's answer.
+ */
+function isExitBlock(block: BlockEntry): boolean {
+  return block.source === "exit_2" || block.source === "on_failure";
 }
 
 /**

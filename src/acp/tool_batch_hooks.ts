@@ -5,13 +5,14 @@
  * an unknown tool: claude-compat.md §0.2) too, since this is the only hook such a call fires.
  * Not fired for a batch a hook's stop or the user's cancel cut short.
  *
- * What the hooks say reaches the model before its next call: `additionalContext` as
- * `PostToolBatch hook additional context: <ctx>`, a block's reason as feedback (inferred: Claude
- * Code's wording for it was not observed); `continue:false` ends the turn, as after PostToolUse.
+ * What the hooks say, as Claude Code 2.1.332 does it: `additionalContext` is read inside the
+ * batch's last tool result, as `PostToolBatch hook additional context: <ctx>` in a reminder; a
+ * block (`decision: "block"`, exit 2, a prompt hook's `ok: false`) ends the turn as
+ * `continue: false` does: no further model call, no Stop hook.
  */
 import type { RequestedToolCall } from "../model/model.ts";
 import { joinedContext } from "../hooks/decision.ts";
-import { additionalContextMessage, hookLabel } from "../hooks/hook_messages.ts";
+import { additionalContextMessage, hookLabel, systemReminder } from "../hooks/hook_messages.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
@@ -34,12 +35,15 @@ export function batchedCall(call: RequestedToolCall, outcome: ToolCallOutcome): 
 }
 
 export type BatchGate =
-  /** Go on to the next model call; `forModel` is read before it. */
-  | { readonly kind: "go"; readonly forModel: readonly string[] }
-  /** `continue:false`: the turn ends here. */
+  /**
+   * Go on to the next model call; `inLastResult`, when set, is read at the end of the batch's last
+   * tool result, after a blank line.
+   */
+  | { readonly kind: "go"; readonly inLastResult: string | null }
+  /** `continue:false` or a block: the turn ends here, the model is not called again. */
   | { readonly kind: "halt"; readonly stopReason: string | null };
 
-const GO: BatchGate = { kind: "go", forModel: [] };
+const GO: BatchGate = { kind: "go", inLastResult: null };
 
 export async function runPostToolBatchHooks(
   session: AgentSession,
@@ -51,18 +55,24 @@ export async function runPostToolBatchHooks(
   for (const notice of hookNotices(decision, null)) session.notice(notice);
   const verdict = decision.verdict;
   if (verdict.kind === "stop") return { kind: "halt", stopReason: verdict.stopReason };
-  const forModel: string[] = [];
-  const context = joinedContext(decision);
-  if (context !== null) forModel.push(additionalContextMessage("PostToolBatch", null, context));
   if (verdict.kind === "block") {
+    // The model does not read it (it is not called again): the user is told which hook ended
+    // the turn and why, in the words a PostToolUse block has (inferred: Claude Code's own
+    // notice for it was not observed).
     for (const block of verdict.blocks) {
-      forModel.push(batchBlockedMessage(block.command, block.reason));
+      session.notice(batchBlockedMessage(block.command, block.reason));
     }
+    return { kind: "halt", stopReason: verdict.reason };
   }
-  return { kind: "go", forModel };
+  const context = joinedContext(decision);
+  if (context === null) return GO;
+  return {
+    kind: "go",
+    inLastResult: systemReminder(additionalContextMessage("PostToolBatch", null, context)),
+  };
 }
 
-/** A block or exit 2, for the model: the PostToolUse wording without a tool (inferred). */
+/** A block or exit 2, for the user: the PostToolUse wording without a tool. */
 function batchBlockedMessage(command: string, reason: string): string {
   return `${hookLabel("PostToolBatch")} hook blocking error from command: "${command}": ${reason}`;
 }

@@ -260,10 +260,17 @@ export function conversationFromTranscript(
         closeAssistant();
         items.push({ role: "user", text: record.text });
         break;
-      case "hook_feedback":
+      case "hook_feedback": {
+        const index = segments.findLastIndex((segment) => segment.type === "tool_call");
+        const last = segments[index];
+        if (record.inLastResult && last?.type === "tool_call") {
+          segments[index] = { ...last, result: `${last.result}\n\n${record.text}` };
+          break;
+        }
         closeAssistant();
         items.push({ role: "user", text: record.text });
         break;
+      }
       case "update": {
         const update = record.update;
         // Hook notices are for the user: the model never read them.

@@ -33,8 +33,16 @@ export const TranscriptRecord = z.discriminatedUnion("type", [
     /** A hook refused it: the model never saw it. */
     refused: z.boolean().optional(),
   }),
-  /** Hook text the model read as a message of its own (a Stop hook's feedback). */
-  z.looseObject({ type: z.literal("hook_feedback"), text: z.string() }),
+  /**
+   * Hook text the model read as a message of its own (a Stop hook's feedback), or, with
+   * `inLastResult`, at the end of the last tool result before it, after a blank line
+   * (PostToolBatch's context).
+   */
+  z.looseObject({
+    type: z.literal("hook_feedback"),
+    text: z.string(),
+    inLastResult: z.boolean().optional(),
+  }),
   z.looseObject({
     type: z.literal("update"),
     update: SessionUpdateField,

@@ -72,10 +72,39 @@ Deno.test("continuing, a Stop decision:block gives the model the preamble feedba
   });
 });
 
-Deno.test("continuing, a Stop exit 2 is quoted as [<cmd>]: <stderr>, with a trailing newline in the feedback", async () => {
+for (const profile of ["llama", "claude"] as const) {
+  Deno.test(`${profile} profile, continuing: a Stop exit 2 gives the model one item, the preamble and the feedback quoting [<cmd>]: <stderr> with a trailing newline`, async () => {
+    const requests: GenerateRequest[] = [];
+    await withInMemoryAgent({
+      profile,
+      files: { ".claude/settings.json": settings({ Stop: [[null, EXITS_2_ONCE]] }) },
+      model: recordingModel([reply("done"), reply("fixed")], requests),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      await continuing(t, sessionId);
+      const response = await t.agent.request("session/prompt", { sessionId, prompt: text("fix") });
+      assertEquals(response.stopReason, "end_turn");
+      assertEquals(requests.length, 2);
+      const quoted = `[${EXITS_2_ONCE}]: the tests are red`;
+      // Claude Code 2.1.332: no `Stop hook blocking error from command:` item after an exit 2.
+      assertEquals(
+        fedBack(requests[1]),
+        reminder(`${PREAMBLE}\nStop hook feedback:\n${quoted}\n`),
+      );
+      // The user is still told of the block.
+      assertEquals(noticesOf(t.updates, sessionId), [
+        `Stop hook blocking error from command: "${EXITS_2_ONCE}": ${quoted}`,
+      ]);
+    });
+  });
+}
+
+Deno.test("continuing, an exit 2 and a decision:block together: one feedback with both reasons, the blocking-error item only for the JSON block", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
-    files: { ".claude/settings.json": settings({ Stop: [[null, EXITS_2_ONCE]] }) },
+    files: {
+      ".claude/settings.json": settings({ Stop: [[null, EXITS_2_ONCE], [null, BLOCKS_ONCE]] }),
+    },
     model: recordingModel([reply("done"), reply("fixed")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
@@ -84,8 +113,8 @@ Deno.test("continuing, a Stop exit 2 is quoted as [<cmd>]: <stderr>, with a trai
     const quoted = `[${EXITS_2_ONCE}]: the tests are red`;
     assertEquals(
       fedBack(requests[1]),
-      reminder(`${PREAMBLE}\nStop hook feedback:\n${quoted}\n`) + "\n\n" +
-        reminder(`Stop hook blocking error from command: "${EXITS_2_ONCE}": ${quoted}`),
+      reminder(`${PREAMBLE}\nStop hook feedback:\n${quoted}\n\nrun the tests first`) + "\n\n" +
+        reminder(`Stop hook blocking error from command: "${BLOCKS_ONCE}": run the tests first`),
     );
   });
 });

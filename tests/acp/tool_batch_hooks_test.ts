@@ -4,18 +4,21 @@
  * refused before any hook too: claude-compat.md §0.2). In the default profile it never fires.
  */
 import type { GenerateRequest, RequestedToolCall } from "../../src/model/model.ts";
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { reply } from "./fake_models.ts";
 import {
+  batch,
   batches,
   cancelWhileHanging,
   CLAUDE_TURN_KEYS,
   exists,
   hangingHook,
+  recordingModel,
   sleepMarker,
   text,
 } from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 
 const TWO_CALLS: readonly RequestedToolCall[] = [
   { name: "Bash", input: { command: "echo hi", description: "greet" } },
@@ -79,41 +82,89 @@ Deno.test("PostToolBatch fires once per batch, with every call of it, a validati
   });
 });
 
-Deno.test("PostToolBatch additionalContext reaches the model before its next call", async () => {
+const CONTEXT_REMINDER =
+  "<system-reminder>\nPostToolBatch hook additional context: run the tests\n</system-reminder>";
+
+const withContext = batchHook({
+  hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "run the tests" },
+});
+
+Deno.test("PostToolBatch additionalContext is read inside the batch's last tool result, not as a message of its own", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
     profile: "claude",
-    files: project(batchHook({
-      hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "run the tests" },
-    })),
+    files: project(withContext),
     model: batches([TWO_CALLS], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
-    assertStringIncludes(
-      seen(requests[1]!),
-      "<system-reminder>\nPostToolBatch hook additional context: run the tests\n</system-reminder>",
-    );
+    const [fired] = await readLog(`${t.cwd}/batch.log`);
+    const given = (fired!.tool_calls as Record<string, unknown>[]).map((c) => c.tool_response);
+    // The first result as the tool gave it; the last with the context after a blank line.
+    assertEquals(resultsSeen(requests[1]!), [given[0], `${given[1]}\n\n${CONTEXT_REMINDER}`]);
+    const roles = requests[1]!.conversation.map((item) => item.role);
+    assertEquals(roles.slice(-2), ["user", "assistant"], "no message after the results");
   });
 });
 
-Deno.test("PostToolBatch decision block feeds its reason to the model", async () => {
+Deno.test("PostToolBatch additionalContext stays inside the result when the session is loaded again", async () => {
   const requests: GenerateRequest[] = [];
-  const command = batchHook({ decision: "block", reason: "too many calls at once" });
   await withInMemoryAgent({
     profile: "claude",
-    files: project(command),
-    model: batches([TWO_CALLS], requests),
+    files: project(withContext),
+    model: recordingModel([batch(TWO_CALLS), reply("done"), reply("again")], requests),
   }, async (t) => {
     const sessionId = await t.newSession();
-    const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
-    assertEquals(response.stopReason, "end_turn");
-    assertStringIncludes(
-      seen(requests[1]!),
-      `PostToolBatch hook blocking error from command: "${command}": too many calls at once`,
-    );
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    await t.agent.request("session/close", { sessionId });
+    await t.agent.request("session/load", { sessionId, cwd: t.cwd, mcpServers: [] });
+    await t.agent.request("session/prompt", { sessionId, prompt: text("more") });
+    const live = requests[1]!.conversation.at(-1);
+    const loaded = requests[2]!.conversation.at(-2);
+    assert(live?.role === "assistant" && loaded?.role === "assistant");
+    assertEquals(loaded.segments.slice(0, 2), live.segments);
+    assertEquals(resultsSeen(requests[2]!).at(-1)?.endsWith(`\n\n${CONTEXT_REMINDER}`), true);
   });
 });
+
+for (
+  const [how, hook, reason] of [
+    [
+      'decision:"block"',
+      batchHook({ decision: "block", reason: "too many calls at once" }),
+      "too many calls at once",
+    ],
+    ["exit 2", "echo 'too many calls at once' >&2; exit 2", null],
+  ] as const
+) {
+  Deno.test(`PostToolBatch ${how} ends the turn as Claude Code does: no further model call, no Stop hook`, async () => {
+    const requests: GenerateRequest[] = [];
+    await withInMemoryAgent({
+      profile: "claude",
+      files: {
+        ".claude/settings.json": settings({
+          PostToolBatch: [[null, hook]],
+          Stop: [[null, logging("stop.log")]],
+        }),
+      },
+      model: batches([TWO_CALLS], requests),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      assertEquals(response.stopReason, "end_turn");
+      assertEquals(requests.length, 1, "the model is not called again");
+      assertEquals(await readLog(`${t.cwd}/stop.log`), [], "no Stop hook fired");
+      const quoted = reason ?? `[${hook}]: too many calls at once`;
+      assertEquals(response._meta?.hook_stop_reason, quoted);
+      assertEquals(noticesOf(t.updates, sessionId), [
+        `PostToolBatch hook blocking error from command: "${hook}": ${quoted}`,
+      ]);
+      // The next prompt starts from the batch's results as they were, with nothing added.
+      await t.agent.request("session/prompt", { sessionId, prompt: text("go on") });
+      assertEquals(seen(requests[1]!).includes("too many calls at once"), false);
+    });
+  });
+}
 
 Deno.test("PostToolBatch continue:false ends the turn before the next model call", async () => {
   const requests: GenerateRequest[] = [];

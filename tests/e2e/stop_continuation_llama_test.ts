@@ -115,15 +115,17 @@ Deno.test("llama, continuing: a Stop hook that blocks while stop_hook_active is 
       );
     });
 
-    await t.step("exit 2: [<cmd>]: <stderr>, the feedback ending with a newline", async () => {
-      const { sessionId, result } = await promptContinuing(p, agent, exit2);
-      assertEquals(result.stopReason, "end_turn");
-      const quoted = `[${command}]: The tests are red`;
-      assertEquals(await feedbackOf(p.home, sessionId), [
-        reminder(`${PREAMBLE}\nStop hook feedback:\n${quoted}\n`) + "\n\n" +
-        reminder(`Stop hook blocking error from command: "${command}": ${quoted}`),
-      ]);
-    });
+    await t.step(
+      "exit 2: one item, [<cmd>]: <stderr> in the feedback ending with a newline",
+      async () => {
+        const { sessionId, result } = await promptContinuing(p, agent, exit2);
+        assertEquals(result.stopReason, "end_turn");
+        const quoted = `[${command}]: The tests are red`;
+        assertEquals(await feedbackOf(p.home, sessionId), [
+          reminder(`${PREAMBLE}\nStop hook feedback:\n${quoted}\n`),
+        ]);
+      },
+    );
 
     await t.step("additionalContext alone goes on, without a notice or _meta", async () => {
       const { sessionId, result } = await promptContinuing(p, agent, context);
