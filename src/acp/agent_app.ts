@@ -12,6 +12,7 @@ import { AfterResponse } from "./after_response.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { foreignToolNotice } from "./foreign_tool_notice.ts";
 import { profileNotice } from "./profile_notice.ts";
+import { armIdleNotification } from "./notification_hooks.ts";
 import { compatProfile } from "../profile/compat_profile.ts";
 import { runPromptTurn } from "./prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
@@ -153,13 +154,14 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
         const session = store.get(params.sessionId);
         // Begun before the first await, so a cancel that follows the prompt at once is not lost.
         const signal = session.beginTurn();
+        const promptId = config.newPromptId?.() ?? crypto.randomUUID();
         try {
           const tools = toolSetFor(session, config, clientCapabilities, client);
           // The turn's model context, once open: its size picks the built-in tools' form, the
           // same for every request of the turn (the tools are read only after it opens).
           let model: ModelSession | undefined;
           return await runPromptTurn(session, params.prompt, signal, {
-            promptId: config.newPromptId?.(),
+            promptId,
             // The MCP servers finish starting while the model loads: their tools are on offer
             // from the first generation.
             openModel: async () => {
@@ -180,6 +182,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           });
         } finally {
           session.endTurn();
+          armIdleNotification(session, promptId, config.idleNotificationMs);
           // When the client has the answer, the transcripts hold the whole turn.
           await session.transcript.flush();
           await session.claudeTranscript?.flush();

@@ -66,6 +66,11 @@ export interface AgentConfig {
   /** Ids of prompts (hooks' `prompt_id`); random UUIDs when absent. */
   readonly newPromptId?: () => string;
   /**
+   * How long a session waits for its next prompt before an idle Notification fires, where its
+   * profile fires one (`idle_prompt`); the profile's threshold when absent (tests shorten it).
+   */
+  readonly idleNotificationMs?: number;
+  /**
    * The whole environment of shell tool commands run on the agent's machine (clients without
    * `terminal`) and of MCP servers, and where a client terminal's env-file `$NAME`s are looked
    * up; the agent's own when absent (`hooks test` passes its hermetic one, `acp` its own without

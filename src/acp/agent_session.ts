@@ -133,6 +133,8 @@ export class AgentSession {
     | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
     | undefined;
   #toolCallCount = 0;
+  /** The idle notification's timer, while the session waits for a prompt (`whenIdleFor`). */
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The settings the transcript holds last, to record only changes. */
   #recordedSettings: string | undefined;
   #watchingProblems = false;
@@ -384,6 +386,7 @@ export class AgentSession {
   /** Starts a turn; a client that sends a second prompt before the first answered gets -32602. */
   beginTurn(): AbortSignal {
     if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
+    this.#clearIdleWork();
     this.#turn = { controller: new AbortController(), ended: Promise.withResolvers<void>() };
     // The client shows the user's prompt: what the turn says starts after it.
     this.#tail = THREAD_START;
@@ -393,6 +396,24 @@ export class AgentSession {
   endTurn(): void {
     this.#turn?.ended.resolve();
     this.#turn = undefined;
+  }
+
+  /**
+   * Runs `work` once the session has waited `afterMs` for its next prompt (the `idle_prompt`
+   * notification); a prompt that comes first, or the session's close, calls it off.
+   */
+  whenIdleFor(afterMs: number, work: () => void): void {
+    this.#clearIdleWork();
+    if (this.#closed || this.background.signal.aborted) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      work();
+    }, afterMs);
+  }
+
+  #clearIdleWork(): void {
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
   }
 
   /** Aborts the turn in flight: generation, tools and pending permission requests. */
@@ -407,6 +428,7 @@ export class AgentSession {
   async close(): Promise<void> {
     const turn = this.#turn;
     this.cancel();
+    this.#clearIdleWork();
     this.background.abort();
     if (turn) await boundedWait(turn.ended.promise);
     // Aborted above, background hooks are being killed: wait for them, so none outlives us.

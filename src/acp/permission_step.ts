@@ -24,6 +24,7 @@ import type { ToolCapability } from "../profile/tool_identity.ts";
 import { toolCallPresentation } from "../agent/tool_presentation.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
+import { notifyPermissionAsked } from "./notification_hooks.ts";
 import { commandContent } from "./tool_call_content.ts";
 import type { ToolPlaces } from "./tool_set.ts";
 import type { TurnHookContext } from "./turn_types.ts";
@@ -98,6 +99,8 @@ export async function permitted(
   const content = await proposedChange(session, question, signal, deps);
   // Cancelled while the diff was read: no dialog should flash up in the editor.
   if (signal.aborted) return deniedByUser(name);
+  // The user is asked: a notifier alerts them (Claude Code's `permission_prompt`).
+  notifyPermissionAsked(session, turn, name);
   const asking = session.client.request("session/request_permission", {
     sessionId: session.id,
     toolCall: {

@@ -22,7 +22,8 @@ import type { ToolCallOutcome } from "./tool_call_step.ts";
 import { repairAnswer, type TurnToolCall } from "./tool_call_repair.ts";
 import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
-import { fireNotification, runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
+import { runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
+import { notifyFinishedText } from "./notification_hooks.ts";
 import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
@@ -452,8 +453,8 @@ async function generateOnce(
     tokens: answer.tokens,
   });
   // Once per finished message, never per chunk, and never holding up the turn.
-  fireNotification(session, turn.hookContext, "agent_thought", thought);
-  fireNotification(session, turn.hookContext, "agent_message", text);
+  notifyFinishedText(session, turn.hookContext, "thought", thought);
+  notifyFinishedText(session, turn.hookContext, "message", text);
   return answer;
 }
 

@@ -1,7 +1,6 @@
 /**
- * The turn's own hook steps (hooks.md §4): UserPromptSubmit before the model is invoked, Stop
- * when the turn would end, and Notification after each finished message — the last never delays
- * the stream: it runs beside the turn and only its notices come back.
+ * The turn's own hook steps (hooks.md §4): UserPromptSubmit before the model is invoked, and Stop
+ * when the turn would end. Notification runs beside the turn (notification_hooks.ts).
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { type BlockEntry, joinedContext } from "../hooks/decision.ts";
@@ -101,55 +100,4 @@ export async function runStopHooks(
     return { kind: "block", reason: verdict.reason, blocks: verdict.blocks, context };
   }
   return { kind: "stop", context };
-}
-
-export type NotificationType = "agent_message" | "agent_thought" | "plan";
-
-const NOTIFICATION_TITLES: Record<NotificationType, string> = {
-  agent_message: "llama-agent message",
-  agent_thought: "llama-agent thought",
-  plan: "llama-agent plan",
-};
-
-/**
- * Fires Notification for one finished message without waiting for it: the stream never waits
- * on these hooks. They may outlive a turn that ends normally; a cancel of their turn, or the
- * session's close, kills them like every other hook.
- */
-export function fireNotification(
-  session: AgentSession,
-  turn: TurnHookContext,
-  type: NotificationType,
-  message: string,
-): void {
-  if (message === "" || !session.hooks.has("Notification")) return;
-  const signal = AbortSignal.any([turn.signal, session.background.signal]);
-  session.runInBackground(
-    (async () => {
-      // Starting a process holds the agent's thread for a few milliseconds: first let the updates
-      // already queued for the client go out.
-      await afterQueuedWork(signal);
-      if (signal.aborted) return;
-      const { decision } = await session.hooks.fire("Notification", type, {
-        notification_type: type,
-        message,
-        title: NOTIFICATION_TITLES[type],
-      }, { promptId: turn.promptId, signal });
-      if (signal.aborted) return;
-      for (const notice of hookNotices(decision, null)) session.notice(notice);
-    })().catch((error) => session.log(`Notification hooks failed: ${error}`)),
-  );
-}
-
-/** Resolves on the next turn of the event loop, or at once when `signal` aborts. */
-function afterQueuedWork(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, 0);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

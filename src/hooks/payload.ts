@@ -4,6 +4,7 @@
  */
 import type { FiredEventName } from "./event_table.ts";
 import type { HookPayload } from "./handler_runner.ts";
+import type { NotificationType } from "../profile/notifications.ts";
 
 /** The session permission policies of llama-agent. */
 export type PermissionPolicy = "always-ask" | "auto-approve-reads" | "rule-based";
@@ -48,9 +49,10 @@ export type EventFields = EveryFiredEvent<{
     duration_ms: number;
   };
   Notification: {
-    notification_type: "agent_message" | "agent_thought" | "plan";
+    notification_type: NotificationType;
     message: string;
-    title: string;
+    /** Absent where Claude Code sends none (`idle_prompt`). */
+    title?: string;
   };
   Stop: {
     stop_hook_active: boolean;

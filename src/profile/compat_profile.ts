@@ -18,6 +18,11 @@
 import type { ToolCapability } from "./tool_identity.ts";
 import { CLAUDE_CUT_NOTES, type CutNotes, LLAMA_CUT_NOTES } from "./cut_notes.ts";
 import { FOREIGN_TOOLS, type ForeignTool, foreignTool } from "./foreign_tools.ts";
+import {
+  CLAUDE_NOTIFICATIONS,
+  LLAMA_NOTIFICATIONS,
+  type NotificationMoments,
+} from "./notifications.ts";
 
 export const COMPAT_PROFILE_IDS = ["llama", "claude"] as const;
 export type CompatProfileId = (typeof COMPAT_PROFILE_IDS)[number];
@@ -93,6 +98,11 @@ export interface CompatProfile {
    * before any hook, rule or transcript sees it; the profile's own names and aliases come first.
    */
   readonly foreignTools: Readonly<Record<string, ForeignTool>>;
+  /**
+   * When Notification fires and with which `notification_type` (notifications.ts): llama-agent's
+   * per finished message and thought, or Claude Code's when the user is asked and when idle.
+   */
+  readonly notifications: NotificationMoments;
 }
 
 const LLAMA: CompatProfile = {
@@ -117,6 +127,7 @@ const LLAMA: CompatProfile = {
   instructionFiles: ["AGENTS.md"],
   cutNotes: LLAMA_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,
+  notifications: LLAMA_NOTIFICATIONS,
 };
 
 const CLAUDE: CompatProfile = {
@@ -137,6 +148,7 @@ const CLAUDE: CompatProfile = {
   instructionFiles: ["CLAUDE.md", "AGENTS.md"],
   cutNotes: CLAUDE_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,
+  notifications: CLAUDE_NOTIFICATIONS,
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {

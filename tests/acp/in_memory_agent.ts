@@ -94,6 +94,8 @@ export interface InMemoryOptions {
   readonly mcpLimits?: AgentConfig["mcp"];
   /** Ids of new sessions (random by default): a test can prepare a session's directory. */
   readonly newSessionId?: () => string;
+  /** How long a session waits for a prompt before an idle Notification (the profile's). */
+  readonly idleNotificationMs?: number;
 }
 
 export interface InMemoryAgent {
@@ -166,6 +168,7 @@ export async function withInMemoryAgent(
     version: "0.0.0-test",
     mcp: options.mcpLimits,
     newSessionId: options.newSessionId,
+    idleNotificationMs: options.idleNotificationMs,
     log: (line) => logs.push(line),
   };
   const handle = createAgentApp(config);

@@ -1,0 +1,78 @@
+/**
+ * When Notification hooks fire, and what their `notification_type`, `message` and `title` are,
+ * in each profile's words (src/acp/notification_hooks.ts fires them).
+ *
+ * - `llama`: the source document's contract (hooks.md §4): once per finished agent message and
+ *   thought, `notification_type` `agent_message` / `agent_thought`, the whole text as `message`.
+ * - `claude`: Claude Code's moments and words (its hooks reference, Notification): the user is
+ *   asked to allow a tool call (`permission_prompt`, "Claude needs your permission to use Bash",
+ *   title "Permission needed"), and the session has waited for the user's next prompt for 60
+ *   seconds (`idle_prompt`, "Claude is waiting for your input", no title). Claude Code sends no
+ *   notification per message, so a notifier written for it alerts when it would there.
+ */
+
+/** Every `notification_type` some profile sends. */
+export type NotificationType =
+  | "agent_message"
+  | "agent_thought"
+  | "plan"
+  | "permission_prompt"
+  | "idle_prompt";
+
+/** One kind of notification: its type, and its `title` (absent: the payload has none). */
+export interface NotificationKind {
+  readonly type: NotificationType;
+  readonly title?: string;
+}
+
+export interface NotificationMoments {
+  /**
+   * The payload's own fields in order: the source document's `notification_type`, `message`,
+   * `title`, or Claude Code's `message`, `title`, `notification_type`.
+   */
+  readonly typeFirst: boolean;
+  /** Each finished agent message and thought, its text the `message`; null: none. */
+  readonly finishedText: {
+    readonly message: NotificationKind;
+    readonly thought: NotificationKind;
+  } | null;
+  /** The client is asked to allow a tool call (`session/request_permission`); null: none. */
+  readonly permissionAsked:
+    | NotificationKind & {
+      readonly message: (toolName: string) => string;
+    }
+    | null;
+  /**
+   * No prompt came for `afterMs` after the last answer; null: none. An ACP agent cannot see the
+   * user typing in the editor: idle means no `session/prompt` since the last one was answered.
+   */
+  readonly idle: NotificationKind & { readonly message: string; readonly afterMs: number } | null;
+}
+
+export const LLAMA_NOTIFICATIONS: NotificationMoments = {
+  typeFirst: true,
+  finishedText: {
+    message: { type: "agent_message", title: "llama-agent message" },
+    thought: { type: "agent_thought", title: "llama-agent thought" },
+  },
+  permissionAsked: null,
+  idle: null,
+};
+
+/** Claude Code's idle threshold (`messageIdleNotifThresholdMs`): 60 s. */
+export const CLAUDE_IDLE_AFTER_MS = 60_000;
+
+export const CLAUDE_NOTIFICATIONS: NotificationMoments = {
+  typeFirst: false,
+  finishedText: null,
+  permissionAsked: {
+    type: "permission_prompt",
+    title: "Permission needed",
+    message: (toolName) => `Claude needs your permission to use ${toolName}`,
+  },
+  idle: {
+    type: "idle_prompt",
+    message: "Claude is waiting for your input",
+    afterMs: CLAUDE_IDLE_AFTER_MS,
+  },
+};
