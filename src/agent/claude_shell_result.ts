@@ -2,40 +2,54 @@
  * Claude Code's Bash, as hooks and the model see it (claude-compat.md §5): stdout and stderr
  * merged into `stdout`, a non-zero exit a failed call whose text (`Exit code N\n<output>`,
  * shell_failure_text.ts) is both the model's result and PostToolUseFailure's `error`, a timeout
- * reported as exit code 143.
+ * reported as exit code 143. `noOutputExpected` says whether the command prints nothing by design
+ * (silent_command.ts).
  */
 import { runShellCall, shellCallResult, type ShellResultStyle } from "./shell_call_result.ts";
 import { joinLines, trimTrailingNewlines } from "./shell_failure_text.ts";
+import { isSilentCommand } from "./silent_command.ts";
 import type { ShellRunResult } from "./shell_runner.ts";
 import type { ToolExecution, ToolExecutorDeps } from "./tool_kit.ts";
 import type { ShellOperation } from "./tool_operation.ts";
 
 export const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 
-const CLAUDE_BASH: ShellResultStyle = {
-  notStarted: () => bashResponse("", false),
-  started(result) {
-    const output = withTruncationNote(trimTrailingNewlines(result.output), result);
-    return {
-      completedText: output === "" ? NO_OUTPUT_TEXT : output,
-      failureOutput: output,
-      rawOutput: bashResponse(output, result.kind === "cancelled"),
-    };
-  },
-};
-
-export function runBash(operation: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
-  return runShellCall(operation, deps, CLAUDE_BASH);
+/** How Bash tells a run of `command`. */
+function claudeBash(command: string): ShellResultStyle {
+  const noOutputExpected = isSilentCommand(command);
+  return {
+    notStarted: () => bashResponse("", false, noOutputExpected),
+    started(result) {
+      const output = withTruncationNote(trimTrailingNewlines(result.output), result);
+      return {
+        completedText: output === "" ? NO_OUTPUT_TEXT : output,
+        failureOutput: output,
+        rawOutput: bashResponse(output, result.kind === "cancelled", noOutputExpected),
+      };
+    },
+  };
 }
 
-/** What came of a run, told Claude Code's way. */
-export function bashExecution(result: ShellRunResult, timeoutMs: number): ToolExecution {
-  return shellCallResult(result, timeoutMs, CLAUDE_BASH);
+export function runBash(operation: ShellOperation, deps: ToolExecutorDeps): Promise<ToolExecution> {
+  return runShellCall(operation, deps, claudeBash(operation.command));
+}
+
+/** What came of a run of `command`, told Claude Code's way. */
+export function bashExecution(
+  result: ShellRunResult,
+  timeoutMs: number,
+  command: string,
+): ToolExecution {
+  return shellCallResult(result, timeoutMs, claudeBash(command));
 }
 
 /** Bash's `tool_response`, key for key. */
-function bashResponse(stdout: string, interrupted: boolean): Record<string, unknown> {
-  return { stdout, stderr: "", interrupted, isImage: false, noOutputExpected: false };
+function bashResponse(
+  stdout: string,
+  interrupted: boolean,
+  noOutputExpected: boolean,
+): Record<string, unknown> {
+  return { stdout, stderr: "", interrupted, isImage: false, noOutputExpected };
 }
 
 function withTruncationNote(output: string, result: { truncated: boolean; omittedBytes?: number }) {

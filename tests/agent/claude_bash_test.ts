@@ -69,6 +69,36 @@ Deno.test("Bash with no output tells the model so; stdout stays empty", async ()
   });
 });
 
+Deno.test("Bash noOutputExpected is true for a command that prints nothing by design (touch), as in Claude Code 2.1.332", async () => {
+  await withKitProject({}, async (p) => {
+    const result = ran(await p.call("Bash", { command: "touch made.txt", description: "t" }));
+    assertEquals(result.status, "completed");
+    assertJson(result.rawOutput, { ...response(""), noOutputExpected: true });
+    // What the model reads is the same as for any command that printed nothing.
+    assertEquals(result.modelText, "(Bash completed with no output)");
+  });
+});
+
+Deno.test("Bash noOutputExpected follows Claude Code's rule: every part silent, a fallback after || aside", async () => {
+  const cases: [string, boolean][] = [
+    ["mkdir -p a/b && cd a && touch b/c", true],
+    ["rm -f gone || true", true],
+    ["mv nothing there 2>/dev/null || echo missing", true],
+    ["echo changed > ext.txt", false],
+    ["touch x; ls", false],
+    ["touch y | cat", false],
+    ["FOO=1 touch z", false],
+    ["true", false],
+  ];
+  await withKitProject({}, async (p) => {
+    for (const [command, expected] of cases) {
+      const result = ran(await p.call("Bash", { command }));
+      const response = result.rawOutput as { noOutputExpected?: unknown };
+      assertEquals(response.noOutputExpected, expected, command);
+    }
+  });
+});
+
 Deno.test("Bash hooks see the schema's key order, no timeout unless given, no unknown keys", async () => {
   await withKitProject({}, async (p) => {
     const result = ran(

@@ -44,7 +44,7 @@ Deno.test("llama shell: exit 3 fails with `Exit code 3` and the output, the text
     exitCode: 3,
     signal: null,
   });
-  assertEquals(result.modelText, bashExecution(run, 120_000).modelText);
+  assertEquals(result.modelText, bashExecution(run, 120_000, "echo oops; exit 3").modelText);
 });
 
 Deno.test("llama shell: exit 0 completes with the output as printed", () => {
