@@ -2,9 +2,10 @@
  * Commands a hook runs by bare name (`jq`, `prettier`) that are not on `PATH`: `/bin/sh` says
  * "not found" and exits 127 every time the hook fires, a non-blocking error that is easy to miss.
  * Only the word that names the program of each simple command is looked at, and only when it is
- * literal; a command line with a here-document, a `case`, an arithmetic `((` or an array is left
- * alone, since their bodies are not commands the way a plain split reads them, and so is one that
- * sets `PATH` or sources a file, since the `PATH` it runs with is not the one lint can ask about.
+ * literal; words that stand where a command would but are none (`[[ $f =~ \.(js|ts)$ ]]`, a
+ * `case`'s `start|stop)`) are not programs (shell_split.ts). A command line with a here-document
+ * is left alone, since its body is not commands the way a split reads it, and so is one that sets
+ * `PATH` or sources a file, since the `PATH` it runs with is not the one lint can ask about.
  * A name the line itself looks up (`command -v x && x`, `which x`) is a guarded use: the author
  * expects it may be missing.
  */
@@ -116,11 +117,9 @@ export function bareProgramNames(handler: CommandHandlerConfig): ProgramNames {
     return { exec: true, names: bare };
   }
   const line = handler.command;
-  // Here-documents, `case` patterns, `((...))` and arrays (`x=(a b)`) hold words a plain split
-  // would take for programs.
-  if (/<<|=\(/.test(line) || /(^|[\s;&|(])case\s/.test(line) || /(^|[^$])\(\(/.test(line)) {
-    return { exec: false, names: [] };
-  }
+  // A here-document's body is input to a program, which a split cannot tell from commands.
+  // (`[[ ... ]]` operands, `case` patterns, `(( ... ))` and array lists the split itself knows.)
+  if (/<</.test(line)) return { exec: false, names: [] };
   const { programs, lookedUp, changesPath } = commandWords(line);
   if (changesPath) return { exec: false, names: [] };
   const names = programs.filter((word) =>

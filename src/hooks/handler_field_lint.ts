@@ -4,7 +4,7 @@
  * sent empty because `allowedEnvVars` does not list them. Pure: a loaded handler in, findings out.
  */
 import { type Diagnostic, type DiagnosticCode, jsonPointer } from "./diagnostic.ts";
-import { HOOK_EVENTS } from "./event_table.ts";
+import { HOOK_EVENTS, type HookEventName } from "./event_table.ts";
 import { HANDLER_TYPES, type HandlerConfig, type HandlerType } from "./handler_config.ts";
 import { finding } from "./lint_finding.ts";
 import { andList } from "./profile_name_lint.ts";
@@ -19,17 +19,46 @@ const OWN_FIELDS: Readonly<Record<HandlerType, readonly string[]>> = {
   agent: ["type", "prompt", "model", "timeout", "onFailure", "if"],
 };
 
+interface IgnoredField {
+  /** What happens instead, on the handler's event. */
+  readonly instead: string | ((event: HookEventName) => string);
+  /** Whether the value asks for what is not done (`"async": false` asks for what happens anyway). */
+  readonly matters: (value: unknown) => boolean;
+  /** A Claude Code feature llama-agent lacks, rather than a setting with no effect here. */
+  readonly unsupported?: true;
+}
+
 /**
- * Claude Code fields llama-agent accepts and ignores, with what happens instead, and whether a
- * value asks for what is not done (`"async": false` asks for what happens anyway).
+ * Claude Code fields llama-agent accepts and ignores, with what happens instead. `asyncRewake`
+ * (Claude Code: run in the background, and on exit 2 wake the model with the hook's stderr, or
+ * stdout, as a system reminder), `rewakeMessage` and `rewakeSummary` (the words that wake goes
+ * with) are fields of Anthropic's own plugins, not typos: they are named as unsupported.
  */
-const IGNORED_FIELDS: Readonly<
-  Record<string, { readonly instead: string; readonly matters: (value: unknown) => boolean }>
-> = {
+const IGNORED_FIELDS: Readonly<Record<string, IgnoredField>> = {
   async: { instead: "the action waits for every hook to finish", matters: (v) => v === true },
   statusMessage: { instead: "no status is shown while a hook runs", matters: () => true },
   once: { instead: "the hook runs every time its event fires", matters: () => true },
   shell: { instead: "commands always run with /bin/sh", matters: () => true },
+  asyncRewake: {
+    instead: (event) =>
+      "the hook runs in the foreground, the action waits for it, and its exit 2 " +
+      (HOOK_EVENTS[event].blockable
+        ? `blocks "${event}" right then, as any hook's does,`
+        : "is handled right then, as any hook's is,") +
+      " instead of waking the model once the hook finishes in the background",
+    matters: (v) => v === true,
+    unsupported: true,
+  },
+  rewakeMessage: {
+    instead: 'it goes with "asyncRewake", and no hook wakes the model later here',
+    matters: () => true,
+    unsupported: true,
+  },
+  rewakeSummary: {
+    instead: 'it goes with "asyncRewake", and no hook wakes the model later here',
+    matters: () => true,
+    unsupported: true,
+  },
 };
 
 const MS_THRESHOLD_SEC = 1000;
@@ -65,9 +94,11 @@ function fieldProblem(
 ): string | undefined {
   const ignored = Object.hasOwn(IGNORED_FIELDS, field) ? IGNORED_FIELDS[field] : undefined;
   if (ignored) {
-    return ignored.matters(value)
-      ? `"${field}" has no effect in llama-agent: ${ignored.instead}`
-      : undefined;
+    if (!ignored.matters(value)) return undefined;
+    const instead = typeof ignored.instead === "string" ? ignored.instead : ignored.instead(event);
+    return ignored.unsupported
+      ? `"${field}" is a Claude Code field llama-agent does not support: ${instead}`
+      : `"${field}" has no effect in llama-agent: ${instead}`;
   }
   if (field === "model" && (handler.type === "prompt" || handler.type === "agent")) {
     return `"model" has no effect in llama-agent: the session's own model answers ` +

@@ -8,6 +8,7 @@
  */
 import type { CommandHandlerConfig } from "./handler_config.ts";
 import type { PluginLocation } from "./plugin_location.ts";
+import { type ShellWord, splitShellWords } from "./shell_split.ts";
 
 /** What the lint needs to know of a path; null when nothing is there. */
 export interface FileStat {
@@ -274,139 +275,10 @@ function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** One word as `/bin/sh` would see it; `dynamic` when its value is only known at run time. */
-interface ShellWord {
-  readonly text: string;
-  readonly dynamic: boolean;
-}
-
 /**
- * Splits a command line into simple commands (at `;`, `&`, `|`, newlines and parentheses) of
- * words, with quotes removed and `$CLAUDE_PROJECT_DIR` and `$CLAUDE_PLUGIN_ROOT` replaced by
- * their bases' markers. Redirection targets are dropped: they are files the command writes or
- * reads, never the program.
+ * Splits a command line into simple commands of words (shell_split.ts), with
+ * `$CLAUDE_PROJECT_DIR` and `$CLAUDE_PLUGIN_ROOT` replaced by their bases' markers.
  */
 export function splitShell(line: string): ShellWord[][] {
-  const commands: ShellWord[][] = [[]];
-  let text = "";
-  let started = false;
-  let dynamic = false;
-  let redirect = false;
-  const endWord = () => {
-    if (started) {
-      if (redirect) redirect = false;
-      else commands.at(-1)?.push({ text, dynamic });
-    }
-    text = "";
-    started = false;
-    dynamic = false;
-  };
-  const endCommand = () => {
-    endWord();
-    redirect = false;
-    if ((commands.at(-1)?.length ?? 0) > 0) commands.push([]);
-  };
-  /** Reads `$...` at `i`; returns the index after it. */
-  const expand = (i: number): number => {
-    const next = line[i + 1];
-    for (const { variable, marker } of Object.values(BASES)) {
-      const braced = line.startsWith(`{${variable}}`, i + 1);
-      const bare = line.startsWith(variable, i + 1) &&
-        !/[A-Za-z0-9_]/.test(line[i + 1 + variable.length] ?? "");
-      if (braced || bare) {
-        text += marker;
-        return i + 1 + variable.length + (braced ? 2 : 0);
-      }
-    }
-    if (next === "{" || next === "(") {
-      dynamic = true;
-      return closing(line, i + 1, next, next === "{" ? "}" : ")") + 1;
-    }
-    if (next !== undefined && /[A-Za-z_]/.test(next)) {
-      dynamic = true;
-      let j = i + 1;
-      while (j < line.length && /[A-Za-z0-9_]/.test(line[j] ?? "")) j++;
-      return j;
-    }
-    if (next !== undefined && /[0-9@*#?$!-]/.test(next)) {
-      dynamic = true;
-      return i + 2;
-    }
-    text += "$";
-    return i + 1;
-  };
-
-  let i = 0;
-  while (i < line.length) {
-    const c = line[i] ?? "";
-    if (c === " " || c === "\t") {
-      endWord();
-      i++;
-    } else if ("\n;&|()".includes(c)) {
-      endCommand();
-      i++;
-    } else if (c === "<" || c === ">") {
-      // `2>file`: the digits name a file descriptor, not a word.
-      if (started && !dynamic && /^[0-9]+$/.test(text)) started = false;
-      endWord();
-      while (i < line.length && "<>&|".includes(line[i] ?? "")) i++;
-      redirect = true;
-    } else if (c === "#" && !started) {
-      while (i < line.length && line[i] !== "\n") i++;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      text += line.slice(i + 1, end === -1 ? line.length : end);
-      started = true;
-      i = end === -1 ? line.length : end + 1;
-    } else if (c === '"') {
-      started = true;
-      i++;
-      while (i < line.length && line[i] !== '"') {
-        const d = line[i] ?? "";
-        if (d === "\\" && '$`"\\\n'.includes(line[i + 1] ?? "x")) {
-          if (line[i + 1] !== "\n") text += line[i + 1];
-          i += 2;
-        } else if (d === "$") {
-          i = expand(i);
-        } else if (d === "`") {
-          dynamic = true;
-          i = closing(line, i, "`", "`") + 1;
-        } else {
-          text += d;
-          i++;
-        }
-      }
-      i++;
-    } else if (c === "\\") {
-      if (line[i + 1] !== "\n") text += line[i + 1] ?? "";
-      started = true;
-      i += 2;
-    } else if (c === "$") {
-      started = true;
-      i = expand(i);
-    } else if (c === "`") {
-      started = true;
-      dynamic = true;
-      i = closing(line, i, "`", "`") + 1;
-    } else {
-      if ("*?[".includes(c) || (c === "~" && !started)) dynamic = true;
-      text += c;
-      started = true;
-      i++;
-    }
-  }
-  endCommand();
-  return commands.filter((words) => words.length > 0);
-}
-
-/** Index of the character that closes the bracket opened at `start` (or the end of the line). */
-function closing(line: string, start: number, open: string, close: string): number {
-  let depth = 0;
-  for (let i = start; i < line.length; i++) {
-    const c = line[i];
-    if (c === close && (depth === 1 || open === close) && i > start) return i;
-    if (c === open && open !== close) depth++;
-    else if (c === close) depth--;
-  }
-  return line.length;
+  return splitShellWords(line, BASE_NAMES.map((base) => BASES[base]));
 }

@@ -29,6 +29,38 @@ Deno.test("the bare program words of a command line are the ones PATH must find"
   assertEquals(names("./bin/hook", ["x"]), []);
 });
 
+Deno.test("the operands of [[ ... ]] are no programs: a regex's alternatives after =~ least of all", () => {
+  assertEquals(names('[[ $x =~ \\.(js|ts)$ ]] && prettier --write "$x"'), ["prettier"]);
+  assertEquals(names("[[ $x =~ a|b ]] || jq ."), ["jq"]);
+  assertEquals(names('[[ "$x" =~ ^(a b|c)$ ]]'), []);
+  assertEquals(names("[[ -f a && -x b || c == d ]] && make"), ["make"]);
+  assertEquals(names("[[ $a < $b ]] && make"), ["make"]);
+  assertEquals(names('if [[ "$f" == *.py ]]; then ruff format "$f"; fi'), ["ruff"]);
+  assertEquals(names("! [[ -z $x ]] && make; [[ -n $y ]]; gmake"), ["make", "gmake"]);
+  assertEquals(names("([[ -n $x ]]) && make"), ["make"], "a ]] right before an operator ends it");
+  assertEquals(names('[[ "$x" == "]]" || y == z ]] && jq .'), ["jq"], "a quoted ]] does not");
+});
+
+Deno.test("a case's patterns are no programs; the commands of each clause are", () => {
+  assertEquals(
+    names('case "$f" in *.js|*.ts) prettier --write "$f";; start|stop) frob;; esac; jq .'),
+    ["prettier", "frob", "jq"],
+  );
+  assertEquals(names("case $1 in (a|b) x1 ;& c) x2 ;;& *) x3 ;; esac"), ["x1", "x2", "x3"]);
+  assertEquals(
+    names("case $a in x) case $b in y|z) inner;; esac;; w|v) outer;; esac; last"),
+    ["inner", "outer", "last"],
+  );
+  assertEquals(names("case $a in x)\n  foo\nesac\nbar"), ["foo", "bar"], "no ;; before esac");
+  assertEquals(names('case "$x" in "a)b"|c\)) quoted;; esac'), ["quoted"]);
+});
+
+Deno.test("arithmetic and array lists are no programs, and what follows them is checked", () => {
+  assertEquals(names("((i++)) && make"), ["make"]);
+  assertEquals(names("(( x > 1 )) || gmake; echo $((1 + 2))"), ["gmake"]);
+  assertEquals(names("x=(a b c); jq ."), ["jq"]);
+});
+
 Deno.test("a program not on PATH is a warning at the command; builtins and files are not", async () => {
   const text = settings({
     PreToolUse: [group(
@@ -174,4 +206,36 @@ Deno.test("guards, PATH changes and here-documents give no finding in lint", asy
   await lintProject({ [PROJECT]: text }, (diagnostics) => {
     assertEquals(codes(diagnostics), ["LINT_BASH_ONLY_SYNTAX /hooks/Stop/0/hooks/2/command"]);
   }, { commands: { prettierx: "missing", ruffx: "missing", foo: "missing", function: "missing" } });
+});
+
+Deno.test("lint in the claude profile takes no regex alternative or case pattern for a program", async () => {
+  const text = settings({
+    PostToolUse: [group(
+      "Edit|Write",
+      run(
+        'f=$(jq -r .tool_input.file_path); [[ $f =~ \\.(js|ts)$ ]] && npx prettier --write "$f"',
+      ),
+      run('case "$(jq -r .tool_name)" in Edit|Write) frobnicate;; esac'),
+    )],
+  });
+  const asked: string[][] = [];
+  await lintProject({ [PROJECT]: text }, (diagnostics) => {
+    assertEquals(summary(only(diagnostics, "LINT_COMMAND_NOT_FOUND")), [
+      "warning LINT_COMMAND_NOT_FOUND /hooks/PostToolUse/0/hooks/1/command: " +
+      'Command "frobnicate" is not on PATH, so the hook fails with "frobnicate: not found" ' +
+      "(exit 127, a non-blocking error) every time it runs: install it, or write its full " +
+      "path (hooks get the agent's PATH)",
+    ]);
+    assertEquals(asked, [["npx", "frobnicate"]]);
+  }, {
+    profile: "claude",
+    commands: {
+      js: "missing",
+      ts: "missing",
+      Edit: "missing",
+      Write: "missing",
+      frobnicate: "missing",
+    },
+    asked,
+  });
 });

@@ -202,6 +202,44 @@ Deno.test("fields with no effect here say what happens instead", async () => {
   });
 });
 
+// Anthropic's security-guidance plugin: `asyncRewake` with its `rewakeMessage` and
+// `rewakeSummary` are Claude Code's fields, which llama-agent does not support; never "not a field".
+Deno.test("asyncRewake, rewakeMessage and rewakeSummary are named as unsupported, not unknown", async () => {
+  const rewake = {
+    asyncRewake: true,
+    rewakeMessage: "Background security review of commit...",
+    rewakeSummary: "Commit security review found issues",
+  };
+  const text = settings({
+    PostToolUse: [group("Bash", run("review.sh", { if: "Bash(git commit:*)", ...rewake }))],
+    Notification: [group(undefined, run("notify.sh", { ...rewake, asyncRewake: false }))],
+  });
+  await lintProject({ [PROJECT]: text }, (diagnostics) => {
+    const messages = only(diagnostics, "LINT_FIELD_NO_EFFECT").map((d) =>
+      `${d.pointer.split("/").slice(2).join("/")}: ${d.message}`
+    );
+    const unsupported = 'it goes with "asyncRewake", and no hook wakes the model later here';
+    assertEquals(messages, [
+      'PostToolUse/0/hooks/0/asyncRewake: "asyncRewake" is a Claude Code field llama-agent ' +
+      "does not support: the hook runs in the foreground, the action waits for it, and its " +
+      'exit 2 blocks "PostToolUse" right then, as any hook\'s does, instead of waking the ' +
+      "model once the hook finishes in the background",
+      'PostToolUse/0/hooks/0/rewakeMessage: "rewakeMessage" is a Claude Code field ' +
+      `llama-agent does not support: ${unsupported}`,
+      'PostToolUse/0/hooks/0/rewakeSummary: "rewakeSummary" is a Claude Code field ' +
+      `llama-agent does not support: ${unsupported}`,
+      'Notification/0/hooks/0/rewakeMessage: "rewakeMessage" is a Claude Code field ' +
+      `llama-agent does not support: ${unsupported}`,
+      'Notification/0/hooks/0/rewakeSummary: "rewakeSummary" is a Claude Code field ' +
+      `llama-agent does not support: ${unsupported}`,
+    ]);
+    assert(
+      !diagnostics.some((d) => d.message.includes("not a field")),
+      summary(diagnostics).join("\n"),
+    );
+  }, { profile: "claude" });
+});
+
 Deno.test("header variables missing from allowedEnvVars are sent empty", async () => {
   const text = settings({
     Stop: [group(undefined, {
