@@ -241,7 +241,7 @@ async function runModelLoop(
           return turn.finishByHook("tool_deferred");
         }
         if (outcome.halt) return turn.finishByHook(outcome.halt.stopReason);
-        batch.push(batchedCall(call, outcome));
+        batch.push(batchedCall(session, call, outcome));
         // A loop guard's limit: the rest of the batch is not run.
         if (toolTurn.loopGuard.endNotice !== undefined) break;
       }

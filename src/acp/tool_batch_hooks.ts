@@ -14,21 +14,30 @@ import type { RequestedToolCall } from "../model/model.ts";
 import { joinedContext } from "../hooks/decision.ts";
 import { additionalContextMessage, hookLabel, systemReminder } from "../hooks/hook_messages.ts";
 import type { BatchedToolCall } from "../hooks/payload.ts";
+import { capabilityOf } from "../profile/compat_profile.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
 import type { ToolCallOutcome } from "./tool_call_step.ts";
 import type { TurnHookContext } from "./turn_types.ts";
 
 /**
- * One call of the batch as hooks see it. `tool_input` is the input as the model gave it: Claude
- * Code sends the input as its next API request echoes it back (claude-compat.md §0.3), and the
- * model's own input is what ours echoes back. `tool_response` is exactly the result the model
- * reads (§0.6).
+ * One call of the batch as hooks see it. `tool_input` is the input as the next request to the
+ * model echoes it back (claude-compat.md §0.3): Claude Code rebuilds Bash's and Edit's
+ * (claude_echoed_input.ts), the others' are as the model gave them. `tool_response` is exactly
+ * the result the model reads (§0.6).
  */
-export function batchedCall(call: RequestedToolCall, outcome: ToolCallOutcome): BatchedToolCall {
+export function batchedCall(
+  session: AgentSession,
+  call: RequestedToolCall,
+  outcome: ToolCallOutcome,
+): BatchedToolCall {
+  const { toolKit, cwd } = session;
+  const capability = capabilityOf(toolKit.profile, call.name);
   return {
     tool_name: call.name,
-    tool_input: call.input,
+    tool_input: capability === undefined
+      ? call.input
+      : toolKit.echoedInput(capability, call.input, call.name, cwd),
     tool_use_id: outcome.toolCallId,
     tool_response: outcome.segment.result,
   };

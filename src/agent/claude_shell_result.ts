@@ -8,6 +8,7 @@
 import { runShellCall, shellCallResult, type ShellResultStyle } from "./shell_call_result.ts";
 import { joinLines, trimTrailingNewlines } from "./shell_failure_text.ts";
 import { isSilentCommand } from "./silent_command.ts";
+import { isRecord } from "../hooks/json_value_at.ts";
 import type { ShellRunResult } from "./shell_runner.ts";
 import type { ToolExecution, ToolExecutorDeps } from "./tool_kit.ts";
 import type { ShellOperation } from "./tool_operation.ts";
@@ -50,6 +51,26 @@ function bashResponse(
   noOutputExpected: boolean,
 ): Record<string, unknown> {
   return { stdout, stderr: "", interrupted, isImage: false, noOutputExpected };
+}
+
+/**
+ * What the model reads for a Bash `tool_response` that a PostToolUse hook wrote
+ * (`updatedToolOutput`), told as Claude Code tells Bash's own (claude-compat.md §5): `stdout`
+ * without its leading blank lines and trailing blanks, then `stderr` trimmed, then for
+ * `interrupted` the abort note; `(Bash completed with no output)` when nothing is left. Null when
+ * `value` is not of Bash's shape (a string `stdout`, a string `stderr` if any).
+ */
+export function bashOutputText(value: unknown): string | null {
+  if (!isRecord(value) || typeof value["stdout"] !== "string") return null;
+  const stderr = value["stderr"] ?? "";
+  if (typeof stderr !== "string") return null;
+  const stdout = value["stdout"].replace(/^(\s*\n)+/, "").trimEnd();
+  let error = stderr.trim();
+  if (value["interrupted"] === true) {
+    error += `${stderr === "" ? "" : "\n"}<error>Command was aborted before completion</error>`;
+  }
+  const text = [stdout, error].filter((part) => part !== "").join("\n");
+  return text === "" ? NO_OUTPUT_TEXT : text;
 }
 
 function withTruncationNote(output: string, result: { truncated: boolean; omittedBytes?: number }) {

@@ -12,7 +12,8 @@ import { compatProfile } from "../profile/compat_profile.ts";
 import { editProblem, writeProblem } from "./claude_file_checks.ts";
 import { editFileText, readFileLines, writeWholeFile } from "./claude_file_results.ts";
 import { globForModel, grepForModel } from "./claude_search_results.ts";
-import { runBash } from "./claude_shell_result.ts";
+import { claudeEchoedInput } from "./claude_echoed_input.ts";
+import { bashOutputText, runBash } from "./claude_shell_result.ts";
 import { claudeToolDefinitions } from "./claude_tool_definitions.ts";
 import { INPUT_VALIDATION_PREFIX, parseClaudeToolInput } from "./claude_tool_input.ts";
 import { FileReadState } from "./file_read_state.ts";
@@ -48,6 +49,12 @@ export function claudeToolKit(): ToolKit {
     validationFailure: (message) => `<tool_use_error>${message}</tool_use_error>`,
     rewriteFailure,
     execute: guardedExecute((operation, deps) => execute(operation, deps, state)),
+    echoedInput(capability, input, name, cwd) {
+      const checked = parseClaudeToolInput(capability, input, name, cwd).ok;
+      return checked ? claudeEchoedInput(capability, input, cwd) : input;
+    },
+    // Observed for Bash only; the other tools' own texts for a rewritten response are not.
+    rewrittenOutput: (capability, value) => capability === "shell" ? bashOutputText(value) : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { joinLines, trimTrailingNewlines } from "./shell_failure_text.ts";
 import type { ShellRunResult } from "./shell_runner.ts";
 import { failedExecution, type ToolExecution, type ToolExecutorDeps } from "./tool_kit.ts";
 import type { ShellOperation } from "./tool_operation.ts";
+import { isRecord } from "../hooks/json_value_at.ts";
 
 export const NO_OUTPUT_TEXT = "(no output)";
 
@@ -45,6 +46,21 @@ export function runShell(
 /** What came of a run, told the llama profile's way. */
 export function shellExecution(result: ShellRunResult, timeoutMs: number): ToolExecution {
   return shellCallResult(result, timeoutMs, LLAMA_SHELL);
+}
+
+/**
+ * What the model reads for a `shell` `tool_response` that a PostToolUse hook wrote
+ * (`updatedToolOutput`), told as the shell tells its own: `stdout` as printed, a `stderr` the
+ * hook gave after it on a line of its own, `(no output)` when both are empty. Null when `value`
+ * is not of the shell's shape (a string `stdout`, a string `stderr` if any).
+ */
+export function shellOutputText(value: unknown): string | null {
+  if (!isRecord(value) || typeof value["stdout"] !== "string") return null;
+  const stderr = value["stderr"] ?? "";
+  if (typeof stderr !== "string") return null;
+  const stdout = value["stdout"];
+  const text = stderr === "" ? stdout : joinLines(trimTrailingNewlines(stdout), stderr);
+  return text === "" ? NO_OUTPUT_TEXT : text;
 }
 
 function truncationNote(omittedBytes: number | undefined): string {

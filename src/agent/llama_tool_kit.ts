@@ -7,6 +7,7 @@
 import { invalidUpdatedInputMessage } from "../hooks/hook_messages.ts";
 import { capabilityOf, compatProfile } from "../profile/compat_profile.ts";
 import { inputSchemaFailure } from "./llama_input_issues.ts";
+import { shellOutputText } from "./llama_shell_result.ts";
 import { llamaToolDefinitions } from "./llama_tool_definitions.ts";
 import { executeOperation } from "./tool_executor.ts";
 import { parseToolInput } from "./tool_input.ts";
@@ -34,5 +35,8 @@ export function llamaToolKit(): ToolKit {
       );
     },
     execute: executeOperation,
+    // PostToolBatch, the only reader, does not fire in this profile.
+    echoedInput: (_capability, input) => input,
+    rewrittenOutput: (capability, value) => capability === "shell" ? shellOutputText(value) : null,
   };
 }

@@ -86,6 +86,19 @@ export interface ToolKit {
   rewriteFailure(name: string, message: string, input: unknown): string;
   /** Runs the operation; never throws: every problem is a `failed` execution. */
   execute(operation: ToolOperation, deps: ToolExecutorDeps): Promise<ToolExecution>;
+  /**
+   * The call's input as the next request to the model echoes it back, PostToolBatch's
+   * `tool_input` (`name`: the name the model emitted): Claude Code rebuilds Bash's and Edit's
+   * (claude_echoed_input.ts); the input as sent otherwise, and always for input that fails the
+   * tool's check.
+   */
+  echoedInput(capability: ToolCapability, input: unknown, name: string, cwd: string): unknown;
+  /**
+   * What the model reads when a PostToolUse hook's `updatedToolOutput` is not a string: a value
+   * of the tool's own `tool_response` shape is told as the tool tells its own output; null for
+   * any other value (its JSON text is read then).
+   */
+  rewrittenOutput(capability: ToolCapability, value: unknown): string | null;
 }
 
 /**

@@ -82,6 +82,40 @@ Deno.test("PostToolBatch fires once per batch, with every call of it, a validati
   });
 });
 
+Deno.test("PostToolBatch tool_input is the input as Claude Code echoes it: Edit's replace_all first, Bash's keys in its order, a relative Read path kept", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: { ...project(logging("batch.log")), "notes.txt": "alpha\nbeta\n" },
+    model: batches([[
+      { name: "Edit", input: { file_path: "notes.txt", old_string: "beta", new_string: "BETA" } },
+      {
+        name: "Bash",
+        input: { command: "sleep 0.1; echo slow", timeout: 5000, description: "slow" },
+      },
+      { name: "Read", input: { file_path: "notes.txt" } },
+    ]]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    const [payload] = await readLog(`${t.cwd}/batch.log`);
+    const inputs = (payload!.tool_calls as Record<string, unknown>[]).map((call) =>
+      JSON.stringify(call.tool_input)
+    );
+    assertEquals(inputs, [
+      '{"replace_all":false,"file_path":"notes.txt","old_string":"beta","new_string":"BETA"}',
+      '{"command":"sleep 0.1; echo slow","description":"slow","timeout":5000}',
+      '{"file_path":"notes.txt"}',
+    ]);
+    // Pre- and PostToolUse still see the parsed input: the default last, the path absolute.
+    const [edit] = await readLog(`${t.cwd}/pre.log`);
+    assertEquals(
+      JSON.stringify(edit!.tool_input),
+      `{"file_path":"${t.cwd}/notes.txt","old_string":"beta","new_string":"BETA",` +
+        '"replace_all":false}',
+    );
+  });
+});
+
 const CONTEXT_REMINDER =
   "<system-reminder>\nPostToolBatch hook additional context: run the tests\n</system-reminder>";
 
