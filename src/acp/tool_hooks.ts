@@ -125,9 +125,9 @@ function contextForModel(decision: HookDecision, toolName: string): string[] {
 export interface PostToolOutcome {
   /**
    * A PostToolUse hook's `updatedToolOutput`: the result the model reads instead of the tool's
-   * own (§12.5). The client was already shown the real one.
+   * own (§12.5), as the hook gave it and as text. The client was already shown the real one.
    */
-  readonly toolOutput: string | null;
+  readonly toolOutput: { readonly value: unknown; readonly text: string } | null;
   /** Appended to the result the model reads. */
   readonly forModel: readonly string[];
   /** `continue:false`: the turn ends after this call. */
@@ -178,5 +178,5 @@ export async function runPostToolHooks(
     }
   }
   const halt = verdict.kind === "stop" ? { stopReason: verdict.stopReason } : null;
-  return { toolOutput: decision.updatedToolOutput?.text ?? null, forModel, halt };
+  return { toolOutput: decision.updatedToolOutput, forModel, halt };
 }

@@ -89,10 +89,16 @@ export interface HookDecision {
     readonly input: Readonly<Record<string, unknown>>;
   } | null;
   /**
-   * PostToolUse: the last `updatedToolOutput` in chain order, as the text the model reads in
-   * place of the tool's result (a string as it is, any other JSON value as its JSON text).
+   * PostToolUse: the last `updatedToolOutput` in chain order, as the hook gave it (`value`) and
+   * as text (a string as it is, any other JSON value as its JSON text). The model reads it in
+   * place of the tool's result; a value of the tool's own `tool_response` shape is told as the
+   * tool tells its own output (ToolKit.rewrittenOutput), `text` otherwise.
    */
-  readonly updatedToolOutput: { readonly by: string; readonly text: string } | null;
+  readonly updatedToolOutput: {
+    readonly by: string;
+    readonly value: unknown;
+    readonly text: string;
+  } | null;
   /** `additionalContext` (top-level, then `hookSpecificOutput`), chain order; kept on block too. */
   readonly contexts: readonly Said[];
   /**
@@ -356,6 +362,7 @@ class Collector {
     if (value === undefined || value === null) return;
     this.#updatedToolOutput = {
       by,
+      value,
       text: typeof value === "string" ? value : JSON.stringify(value),
     };
   }

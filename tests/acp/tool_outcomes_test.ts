@@ -217,20 +217,62 @@ Deno.test("PostToolUse updatedToolOutput replaces what the model reads; the last
   });
 });
 
-Deno.test("an updatedToolOutput that is not a string reaches the model as its JSON text", async () => {
-  const requests: GenerateRequest[] = [];
-  await withInMemoryAgent({
-    files: {
-      ".claude/settings.json": settings({
-        PostToolUse: [["shell", post({ updatedToolOutput: { stdout: "REDACTED", lines: 1 } })]],
-      }),
-    },
-    model: oneCall("shell", { command: "echo secret" }, requests),
-  }, async (t) => {
-    const sessionId = await t.newSession();
-    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
-    assertEquals(resultsSeen(requests[1]!), ['{"stdout":"REDACTED","lines":1}']);
-  });
+Deno.test("an updatedToolOutput of the shell's own response shape reads as the shell's output; another value as its JSON text", async () => {
+  const cases: [unknown, string][] = [
+    [{ stdout: "REDACTED\n", stderr: "", exitCode: 0 }, "REDACTED\n"],
+    [{ stdout: "", stderr: "" }, "(no output)"],
+    [{ redacted: true }, '{"redacted":true}'],
+    [{ stdout: 42 }, '{"stdout":42}'],
+  ];
+  for (const [updatedToolOutput, expected] of cases) {
+    const requests: GenerateRequest[] = [];
+    await withInMemoryAgent({
+      files: {
+        ".claude/settings.json": settings({
+          PostToolUse: [["shell", post({ updatedToolOutput })]],
+        }),
+      },
+      model: oneCall("shell", { command: "echo secret" }, requests),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+      assertEquals(resultsSeen(requests[1]!), [expected], JSON.stringify(updatedToolOutput));
+    });
+  }
+});
+
+Deno.test("claude profile: an updatedToolOutput object of Bash's shape reads as Bash's output, as in Claude Code 2.1.332", async () => {
+  const cases: [unknown, string][] = [
+    [
+      {
+        stdout: "REWRITTEN",
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+        noOutputExpected: false,
+      },
+      "REWRITTEN",
+    ],
+    [{ stdout: "\n\nout\n", stderr: " warned \n" }, "out\nwarned"],
+    [{ stdout: "", stderr: "" }, "(Bash completed with no output)"],
+    [{ note: "not Bash's shape" }, '{"note":"not Bash\'s shape"}'],
+  ];
+  for (const [updatedToolOutput, expected] of cases) {
+    const requests: GenerateRequest[] = [];
+    await withInMemoryAgent({
+      profile: "claude",
+      files: {
+        ".claude/settings.json": settings({
+          PostToolUse: [["Bash", post({ updatedToolOutput })]],
+        }),
+      },
+      model: oneCall("Bash", { command: "echo hi" }, requests),
+    }, async (t) => {
+      const sessionId = await t.newSession();
+      await t.agent.request("session/prompt", { sessionId, prompt: text("greet") });
+      assertEquals(resultsSeen(requests[1]!), [expected], JSON.stringify(updatedToolOutput));
+    });
+  }
 });
 
 Deno.test("claude profile: updatedToolOutput reaches the model; the Claude-format transcript keeps the real tool_result", async () => {

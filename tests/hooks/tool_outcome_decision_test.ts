@@ -112,16 +112,19 @@ Deno.test("updatedToolOutput: the last in chain order wins, whatever order the h
     outcome("PostToolUse", 2, post({ additionalContext: "checked" })),
   ];
   const decision = combineOutcomes("PostToolUse", outcomes.toReversed());
-  assertEquals(decision.updatedToolOutput, { by: id("PostToolUse", 1), text: "REWRITTEN" });
+  assertEquals(decision.updatedToolOutput, {
+    by: id("PostToolUse", 1),
+    value: "REWRITTEN",
+    text: "REWRITTEN",
+  });
   assertEquals(decision.contexts, [{ by: id("PostToolUse", 2), text: "checked" }]);
 });
 
-Deno.test("updatedToolOutput that is not a string becomes its JSON text; null is no rewrite", () => {
-  assertEquals(
-    decide("PostToolUse", [post({ updatedToolOutput: { stdout: "x", code: 0 } })])
-      .updatedToolOutput?.text,
-    '{"stdout":"x","code":0}',
-  );
+Deno.test("updatedToolOutput that is not a string is kept as given, with its JSON text; null is no rewrite", () => {
+  const object = decide("PostToolUse", [post({ updatedToolOutput: { stdout: "x", code: 0 } })])
+    .updatedToolOutput;
+  assertEquals(object?.value, { stdout: "x", code: 0 });
+  assertEquals(object?.text, '{"stdout":"x","code":0}');
   assertEquals(
     decide("PostToolUse", [post({ updatedToolOutput: 42 })]).updatedToolOutput?.text,
     "42",
