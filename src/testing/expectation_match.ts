@@ -7,12 +7,12 @@ import type { Verdict } from "../hooks/decision.ts";
 import type { HandlerConfig } from "../hooks/handler_config.ts";
 import type { Registration } from "../hooks/registration.ts";
 import type { ExpectationFailure } from "./case_result.ts";
-import { regexOf, type TextExpectation } from "./scenario_schema.ts";
+import { type TextExpectation, textMatcherOf } from "./scenario_schema.ts";
 
 /**
  * How a plain string expectation compares: `exact` (most fields) or `contains` (`modelSaw`,
  * `modelNeverSaw`: "found in" what the model received). A `{"matches"}` regex is always
- * unanchored.
+ * unanchored; a `{"contains"}` is always found anywhere in the text.
  */
 export type TextMode = "exact" | "contains";
 
@@ -33,6 +33,9 @@ export function matchText(
       matched: mode === "exact" ? actual === expected : actual.includes(expected),
     };
   }
+  if ("contains" in expected) {
+    return { ok: true, matched: actual !== null && actual.includes(expected.contains) };
+  }
   let pattern: RegExp;
   try {
     pattern = new RegExp(expected.matches);
@@ -47,9 +50,22 @@ export function matchText(
   return { ok: true, matched: actual !== null && pattern.test(actual) };
 }
 
-/** How an expectation reads in a message: `"text"` or `/regex/`. */
-export function describeText(expected: TextExpectation): string {
-  return typeof expected === "string" ? JSON.stringify(expected) : `/${expected.matches}/`;
+/**
+ * How an expectation reads in a message: `"text"`, `/regex/`, or `containing "text"` (in
+ * `contains` mode, where every text is searched for, just `"text"`).
+ */
+export function describeText(expected: TextExpectation, mode: TextMode = "exact"): string {
+  if (typeof expected === "string") return JSON.stringify(expected);
+  if ("matches" in expected) return `/${expected.matches}/`;
+  const quoted = JSON.stringify(expected.contains);
+  return mode === "contains" ? quoted : `containing ${quoted}`;
+}
+
+/** What a value is expected to be, as a message says it: `to be "x"`, `to be /re/`, ... */
+export function expectedPhrase(expected: TextExpectation): string {
+  if (typeof expected === "string") return `to be ${JSON.stringify(expected)}`;
+  if ("matches" in expected) return `to be /${expected.matches}/`;
+  return `to contain ${JSON.stringify(expected.contains)}`;
 }
 
 /** Strict structural equality of JSON values (key order does not matter). */
@@ -68,13 +84,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 /**
  * `expected` is contained in `actual`: every key of an expected object is present and matches
  * (recursively); arrays match element by element and must have the same length; an expected
- * `{"matches": "<regex>"}` (that one key) is an unanchored regex a string must match; anything
- * else must be equal.
+ * `{"matches": "<regex>"}` (that one key) is an unanchored regex a string must match, and a
+ * `{"contains": "<text>"}` a text the string holds; anything else must be equal.
  */
 export function subsetMatch(expected: unknown, actual: unknown): boolean {
-  const regex = regexOf(expected);
-  if (regex !== null) {
-    const match = matchText({ matches: regex }, typeof actual === "string" ? actual : null);
+  const matcher = textMatcherOf(expected);
+  if (matcher !== null) {
+    const match = matchText(matcher, typeof actual === "string" ? actual : null);
     return match.ok && match.matched;
   }
   if (isPlainObject(expected)) {

@@ -1,7 +1,7 @@
 /**
  * Models for session cases: the session's scripted model, wrapped so that every request's
  * conversation is kept ("what the model received"), and the evaluator's scripted model, whose
- * turns are shared by every evaluation in the order the model calls are made.
+ * turns are shared by every evaluation in the order the model calls are made, kept alike.
  */
 import type {
   AssistantSegment,
@@ -74,22 +74,28 @@ export function recordingModel(script: ModelScript): { model: Model; log: ModelR
 
 /**
  * One script for every evaluation: each model call of any prompt or agent hook plays the next
- * turn (a plain scripted model would start every evaluation at turn 1).
+ * turn (a plain scripted model would start every evaluation at turn 1). Every call's
+ * conversation is kept in `log` ("what the evaluator received").
  */
-export function sharedScriptModel(script: ModelScript): Model {
+export function sharedScriptModel(script: ModelScript): { model: Model; log: ModelRequestLog } {
   const inner = scriptedModel(script, "scripted evaluator (hooks test)");
+  const requests: (readonly ConversationItem[])[] = [];
   let shared: Promise<ModelSession> | undefined;
-  return {
+  const model: Model = {
     displayName: inner.displayName,
     async openSession(): Promise<ModelSession> {
       shared ??= inner.openSession();
       const session = await shared;
       return {
-        generate: (request) => session.generate(request),
+        generate: (request) => {
+          requests.push(structuredClone(request.conversation));
+          return session.generate(request);
+        },
         // The cursor lives on: a later evaluation takes the next turn.
         dispose: () => Promise.resolve(),
       };
     },
     dispose: () => inner.dispose(),
   };
+  return { model, log: { requests } };
 }

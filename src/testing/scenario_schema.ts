@@ -15,7 +15,10 @@ import { PERMISSION_MODE_IDS } from "../agent/permission_policy.ts";
 import { ModelScript } from "../model/scripted_model.ts";
 import { COMPAT_PROFILE_IDS } from "../profile/compat_profile.ts";
 
-/** A string expected exactly, or `{"matches": "<regex>"}` (unanchored, JavaScript syntax). */
+/**
+ * A string expected exactly (where the field says "found in", contained), `{"matches":
+ * "<regex>"}` (unanchored, JavaScript syntax), or `{"contains": "<text>"}` (found anywhere in it).
+ */
 export const TextExpectation = z.union([
   z.string(),
   z.strictObject({
@@ -23,7 +26,12 @@ export const TextExpectation = z.union([
       message: "must be a valid JavaScript regular expression",
     }).describe("An unanchored JavaScript regular expression"),
   }),
-]).describe('The exact text, or {"matches": "<regex>"}');
+  z.strictObject({
+    // An empty text would be found in any value.
+    contains: z.string().min(1, { error: "must not be empty" })
+      .describe("Text found anywhere in the value"),
+  }),
+]).describe('The exact text, {"matches": "<regex>"} or {"contains": "<text>"}');
 
 function isRegExp(source: string): boolean {
   try {
@@ -44,23 +52,36 @@ export type TextExpectation = z.infer<typeof TextExpectation>;
 
 /**
  * A JSON value expected as it is (objects: the keys given), where any `{"matches": "<regex>"}`
- * (an object with that one key) is tested against a string instead: `_meta` values.
+ * or `{"contains": "<text>"}` (an object with that one key) is tested against a string instead:
+ * `_meta` values.
  */
 export const JsonExpectation = z.unknown().refine(regexesCompile, {
   message: 'every {"matches": "<regex>"} must hold a valid JavaScript regular expression',
-}).describe('A JSON value; any {"matches": "<regex>"} in it is tested against a string');
+}).describe(
+  'A JSON value; any {"matches": "<regex>"} or {"contains": "<text>"} in it is tested against ' +
+    "a string",
+);
 
-/** The `{"matches": "<regex>"}` of a JSON expectation, or null for a value expected as it is. */
-export function regexOf(value: unknown): string | null {
+/** A text matcher written into a JSON expectation: `{"matches"}` or `{"contains"}`. */
+export type TextMatcher = Exclude<TextExpectation, string>;
+
+/**
+ * The `{"matches": "<regex>"}` or `{"contains": "<text>"}` of a JSON expectation (an object with
+ * that one string key), or null for a value expected as it is.
+ */
+export function textMatcherOf(value: unknown): TextMatcher | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const entries = Object.entries(value);
-  const [key, regex] = entries[0] ?? [];
-  return entries.length === 1 && key === "matches" && typeof regex === "string" ? regex : null;
+  const [key, text] = entries[0] ?? [];
+  if (entries.length !== 1 || typeof text !== "string") return null;
+  if (key === "matches") return { matches: text };
+  if (key === "contains") return { contains: text };
+  return null;
 }
 
 function regexesCompile(value: unknown): boolean {
-  const regex = regexOf(value);
-  if (regex !== null) return isRegExp(regex);
+  const matcher = textMatcherOf(value);
+  if (matcher !== null) return "contains" in matcher || isRegExp(matcher.matches);
   if (Array.isArray(value)) return value.every(regexesCompile);
   if (typeof value === "object" && value !== null) {
     return Object.values(value).every(regexesCompile);
@@ -248,9 +269,14 @@ export const SessionExpectation = z.strictObject({
     "Texts found in what the model received: prompts with injected context, tool results",
   ),
   modelNeverSaw: z.array(TextExpectation).optional(),
-  files: z.record(CopyPath, z.string().nullable()).optional().describe(
-    "Files of the case's copy of the project after the session (relative paths): content, or " +
-      "null for absent",
+  evaluatorSaw: z.array(TextExpectation).optional().describe(
+    "Texts found in what prompt and agent hooks' evaluator received (session.evaluator): the " +
+      "prompt with $ARGUMENTS filled in, an agent hook's tool results",
+  ),
+  evaluatorNeverSaw: z.array(TextExpectation).optional(),
+  files: z.record(CopyPath, TextExpectation.nullable()).optional().describe(
+    "Files of the case's copy of the project after the session (relative paths): the exact " +
+      'content, {"matches": "<regex>"}, {"contains": "<text>"}, or null for absent',
   ),
   stopReason: z.union([
     z.enum(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]),

@@ -9,7 +9,8 @@
  * - tools: the `tool_call` / `tool_call_update` updates (name as emitted, dispatched = got
  *   `in_progress`, final status) with the transcript's `tool_call` records (the input it ran with).
  * - what the model received: every request to the session's model (system prompt with the
- *   SessionStart context, prompts with injected context, tool results); not the evaluator's.
+ *   SessionStart context, prompts with injected context, tool results); what the evaluator of
+ *   prompt and agent hooks received, apart.
  * - notices and agent text: `agent_message_chunk` updates, split on `_meta["llama-agent/notice"]`.
  *
  * Confinement: whatever the model does (its guard may be broken), the project, anything outside
@@ -101,6 +102,7 @@ interface SessionRun {
   readonly updates: readonly SessionNotification[];
   readonly responses: SessionObservations["responses"];
   readonly modelTexts: readonly string[];
+  readonly evaluatorTexts: readonly string[];
   readonly shellCalls: readonly ShellCall[];
   /** Why the session could not be driven to its end (a prompt that failed). */
   readonly failure: string | null;
@@ -128,6 +130,7 @@ async function driveAndCheck(
     firings: run.firings.filter((firing) => firing.runs.length > 0),
     tools,
     modelTexts: run.modelTexts,
+    evaluatorTexts: run.evaluatorTexts,
     files: await readFiles(place, Object.keys(input.spec.expect.files ?? {})),
     responses: run.responses,
     shellExecuted: input.spec.session.execute === true,
@@ -149,9 +152,10 @@ async function driveSession(
   const { model, log: requests } = recordingModel(script.model);
   const models = createModelProvider(() => Promise.resolve(model));
   const evaluatorScript = script.evaluator;
-  const evaluatorModels = evaluatorScript === undefined
+  const evaluator = evaluatorScript === undefined ? undefined : sharedScriptModel(evaluatorScript);
+  const evaluatorModels = evaluator === undefined
     ? undefined
-    : createModelProvider(() => Promise.resolve(sharedScriptModel(evaluatorScript)));
+    : createModelProvider(() => Promise.resolve(evaluator.model));
   const hookRuns = new RunningHooks();
   const firings: { firing: HookFiring; order: number }[] = [];
   const unmatched = new Map<HookFiring, readonly Unmatched[]>();
@@ -264,6 +268,7 @@ async function driveSession(
     updates: client.updates.filter((u) => u.sessionId === sessionId),
     responses,
     modelTexts: receivedTexts(requests),
+    evaluatorTexts: evaluator === undefined ? [] : receivedTexts(evaluator.log),
     shellCalls: shell.calls,
     failure,
   };

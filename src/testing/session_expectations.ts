@@ -10,10 +10,14 @@
  * - `modelSaw` / `modelNeverSaw`: a string is searched as a substring of each piece the model
  *   received (system prompt, each prompt with its injected context, each assistant text and
  *   thought, each tool call's input JSON and result); a regex is tested against each piece.
+ *   `evaluatorSaw` / `evaluatorNeverSaw` do the same over what the evaluator of prompt and agent
+ *   hooks received (its system prompt, the hook's prompt with `$ARGUMENTS` filled in, an agent
+ *   hook's own tool calls and results).
  * - `notices` is the whole ordered list; strings are exact. `agentText` is every prompt's agent
  *   message text joined, notices left out.
- * - `files`: content exact; null means the file must not exist. Paths are relative to the case's
- *   copy of the project, where the session ran (the schema refuses absolute ones).
+ * - `files`: content exact, or `{"matches"}` / `{"contains"}`; null means the file must not
+ *   exist. Paths are relative to the case's copy of the project, where the session ran (the
+ *   schema refuses absolute ones).
  * - `tools[].dispatched`: the call got past hooks and permissions; a shell call's command was
  *   then answered by the scripted terminal, or executed with `execute`.
  * - `meta`: each key of the last response's `_meta` named, a subset match (nested objects too),
@@ -27,13 +31,14 @@ import {
   type DecisionName,
   decisionName,
   describeText,
+  expectedPhrase,
   FailureList,
   jsonEqual,
   matchText,
   sameDecision,
   subsetMatch,
 } from "./expectation_match.ts";
-import { regexOf, type SessionExpectation } from "./scenario_schema.ts";
+import { type SessionExpectation, type TextExpectation, textMatcherOf } from "./scenario_schema.ts";
 
 export interface ObservedTool {
   readonly toolCallId: string;
@@ -52,6 +57,8 @@ export interface SessionObservations {
   readonly tools: readonly ObservedTool[];
   /** The distinct pieces of text the model received. */
   readonly modelTexts: readonly string[];
+  /** The distinct pieces of text prompt and agent hooks' evaluator received (none: no script). */
+  readonly evaluatorTexts: readonly string[];
   /** The files `expect.files` names: content, or null when absent. */
   readonly files: Readonly<Record<string, string | null>>;
   /** One per prompt, in order. */
@@ -74,45 +81,16 @@ export function checkSessionExpectations(
   if (expect.tools !== undefined) {
     checkTools(expect.tools, seen.tools, seen.shellExecuted, failures);
   }
-  expect.modelSaw?.forEach((text, i) => {
-    const path = `expect.modelSaw[${i}]`;
-    const found = findText(text, seen.modelTexts);
-    if (!found.ok) failures.add(path, found.error, text, null);
-    else if (!found.found) {
-      failures.add(
-        path,
-        `The model never received ${describeText(text)}`,
-        text,
-        seen.modelTexts.length > 0 ? seen.modelTexts.map(clip) : null,
-      );
-    }
-  });
-  expect.modelNeverSaw?.forEach((text, i) => {
-    const path = `expect.modelNeverSaw[${i}]`;
-    const found = findText(text, seen.modelTexts);
-    if (!found.ok) failures.add(path, found.error, text, null);
-    else if (found.found) {
-      failures.add(
-        path,
-        `The model received ${describeText(text)}: ${JSON.stringify(clip(found.in))}`,
-        text,
-        clip(found.in),
-      );
-    }
-  });
+  const model = { field: "model", reader: "The model", texts: seen.modelTexts };
+  checkReceived(expect.modelSaw, expect.modelNeverSaw, model, failures);
+  const evaluator = {
+    field: "evaluator",
+    reader: "The evaluator of prompt and agent hooks",
+    texts: seen.evaluatorTexts,
+  };
+  checkReceived(expect.evaluatorSaw, expect.evaluatorNeverSaw, evaluator, failures);
   for (const [path, expected] of Object.entries(expect.files ?? {})) {
-    const actual = seen.files[path] ?? null;
-    if (expected === actual) continue;
-    failures.add(
-      `expect.files[${JSON.stringify(path)}]`,
-      expected === null
-        ? `Expected "${path}" not to exist, but it does`
-        : actual === null
-        ? `Expected "${path}" to exist, but it does not`
-        : `The content of "${path}" differs`,
-      expected,
-      actual,
-    );
+    checkFile(path, expected, seen.files[path] ?? null, failures);
   }
   if (expect.stopReason !== undefined) checkStopReason(expect.stopReason, seen, failures);
   if (expect.meta !== undefined) checkMeta(expect.meta, seen.responses.at(-1)?._meta, failures);
@@ -124,6 +102,68 @@ export function checkSessionExpectations(
   }
 }
 
+/** What one reader (the model, the evaluator) received, against `…Saw` and `…NeverSaw`. */
+function checkReceived(
+  saw: readonly TextExpectation[] | undefined,
+  neverSaw: readonly TextExpectation[] | undefined,
+  reader: { readonly field: string; readonly reader: string; readonly texts: readonly string[] },
+  failures: FailureList,
+): void {
+  saw?.forEach((text, i) => {
+    const path = `expect.${reader.field}Saw[${i}]`;
+    const found = findText(text, reader.texts);
+    if (!found.ok) failures.add(path, found.error, text, null);
+    else if (!found.found) {
+      failures.add(
+        path,
+        reader.texts.length > 0
+          ? `${reader.reader} never received ${describeText(text, "contains")}`
+          : `${reader.reader} received nothing, so never ${describeText(text, "contains")}`,
+        text,
+        reader.texts.length > 0 ? reader.texts.map(clip) : null,
+      );
+    }
+  });
+  neverSaw?.forEach((text, i) => {
+    const path = `expect.${reader.field}NeverSaw[${i}]`;
+    const found = findText(text, reader.texts);
+    if (!found.ok) failures.add(path, found.error, text, null);
+    else if (found.found) {
+      failures.add(
+        path,
+        `${reader.reader} received ${describeText(text, "contains")}: ` +
+          JSON.stringify(clip(found.in)),
+        text,
+        clip(found.in),
+      );
+    }
+  });
+}
+
+/** One file of `expect.files`: null for absent, else its content exact or matched. */
+function checkFile(
+  path: string,
+  expected: TextExpectation | null,
+  actual: string | null,
+  failures: FailureList,
+): void {
+  const at = `expect.files[${JSON.stringify(path)}]`;
+  if (expected === null || actual === null) {
+    if (expected === actual) return;
+    const message = expected === null
+      ? `Expected "${path}" not to exist, but it does`
+      : `Expected "${path}" to exist, but it does not`;
+    return failures.add(at, message, expected, actual);
+  }
+  const match = matchText(expected, actual);
+  if (!match.ok) return failures.add(at, match.error, expected, actual);
+  if (match.matched) return;
+  const message = typeof expected === "string"
+    ? `The content of "${path}" differs`
+    : `Expected the content of "${path}" ${expectedPhrase(expected)}, but it does not`;
+  failures.add(at, message, expected, actual);
+}
+
 function checkMeta(
   expected: NonNullable<SessionExpectation["meta"]>,
   meta: Readonly<Record<string, unknown>> | null | undefined,
@@ -133,11 +173,11 @@ function checkMeta(
     const present = meta != null && Object.hasOwn(meta, key);
     const actual = present ? meta[key] : undefined;
     if (present && subsetMatch(want, actual)) continue;
-    const regex = regexOf(want);
-    const wanted = regex === null ? JSON.stringify(want) : describeText({ matches: regex });
+    const matcher = textMatcherOf(want);
+    const wanted = matcher === null ? `to be ${JSON.stringify(want)}` : expectedPhrase(matcher);
     failures.add(
       `expect.meta[${JSON.stringify(key)}]`,
-      `Expected the last response's _meta "${key}" to be ${wanted}, but ` +
+      `Expected the last response's _meta "${key}" ${wanted}, but ` +
         (present ? `it is ${JSON.stringify(actual)}` : "it has no such key"),
       want,
       present ? actual : null,

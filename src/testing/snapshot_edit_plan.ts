@@ -14,10 +14,11 @@
  * - `meta` keeps its keys, each with the value observed; keys absent from `_meta` are dropped
  *   (and `meta` with its last key).
  * - Left for the user, listed "edit by hand": a hook reference that names no hook (a typo),
- *   `notMatched` and `timedOut` entries, `modelSaw` and `modelNeverSaw` (what a case must or must
- *   not show is the user's to say, not a snapshot of it), an `env` no command hook ran to see,
- *   and anything whose observed value the schema does not accept there (removing the last
- *   expectation, a tool input that is not an object...): the caller checks each edit.
+ *   `notMatched` and `timedOut` entries, `modelSaw`, `modelNeverSaw` and their evaluator
+ *   counterparts (what a case must or must not show is the user's to say, not a snapshot of
+ *   it), an `env` no command hook ran to see, and anything whose observed value the schema
+ *   does not accept there (removing the last expectation, a tool input that is not an
+ *   object...): the caller checks each edit.
  */
 import type { ExpectationFailure } from "./case_result.ts";
 import { isObject } from "./describe_issues.ts";
@@ -51,6 +52,8 @@ export function planFailure(failure: ExpectationFailure, caseValue: unknown): Pl
     case "timedOut":
     case "modelSaw":
     case "modelNeverSaw":
+    case "evaluatorSaw":
+    case "evaluatorNeverSaw":
       return { hand: failure.message };
     case "matched":
       // A failure of one entry is a reference that names no hook: only the user knows which.

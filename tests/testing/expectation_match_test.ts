@@ -93,6 +93,7 @@ Deno.test("checkSessionExpectations: files, meta subset, notices and stop reason
     firings: [],
     tools: [],
     modelTexts: [],
+    evaluatorTexts: [],
     shellExecuted: false,
     files: { "a.txt": "A", "gone.txt": "still here", "new.txt": null },
     responses: [{ stopReason: "end_turn" }, {
@@ -122,6 +123,7 @@ function metaFailures(
     firings: [],
     tools: [],
     modelTexts: [],
+    evaluatorTexts: [],
     shellExecuted: false,
     files: {},
     responses: [{ stopReason: "end_turn", ...(actual === undefined ? {} : { _meta: actual }) }],
@@ -188,4 +190,104 @@ Deno.test("subsetMatch: {matches} tests strings only; other objects are subsets"
   // Two keys: an ordinary object expected as a subset, not a regex.
   assertEquals(subsetMatch({ matches: "^a", other: 1 }, { matches: "^a", other: 1 }), true);
   assertEquals(subsetMatch([{ matches: "b" }], ["abc"]), true);
+});
+
+Deno.test("matchText: {contains} finds its text anywhere, whatever the field's mode", () => {
+  assertEquals(matchText({ contains: "b c" }, "a b c d"), { ok: true, matched: true });
+  assertEquals(matchText({ contains: "b c" }, "a b d"), { ok: true, matched: false });
+  assertEquals(matchText({ contains: "x" }, null), { ok: true, matched: false });
+  assertEquals(matchText({ contains: "(" }, "f(x)"), { ok: true, matched: true }, "not a regex");
+  assertEquals(subsetMatch({ reason: { contains: "tests" } }, { reason: "run the tests" }), true);
+  assertEquals(subsetMatch({ reason: { contains: "lint" } }, { reason: "run the tests" }), false);
+  assertEquals(subsetMatch({ n: { contains: "4" } }, { n: 42 }), false, "only a string holds text");
+});
+
+/** The failures of `expect` (only what is given) against observations with these files and texts. */
+function sessionFailures(
+  expect: Parameters<typeof checkSessionExpectations>[0],
+  seen: { files?: Record<string, string | null>; evaluatorTexts?: string[] },
+): string[][] {
+  const failures = new FailureList("/cases/0");
+  checkSessionExpectations(expect, {
+    firings: [],
+    tools: [],
+    modelTexts: ["the session's model text"],
+    evaluatorTexts: seen.evaluatorTexts ?? [],
+    shellExecuted: false,
+    files: seen.files ?? {},
+    responses: [{ stopReason: "end_turn" }],
+    notices: [],
+    agentText: "",
+  }, failures);
+  return failures.failures.map((f) => [f.path, f.message]);
+}
+
+Deno.test("expect.files: {matches} and {contains} test the content; null still means absent", () => {
+  const files = { "log.txt": "SessionEnd other\nSessionEnd clear\n", "gone.txt": null };
+  assertEquals(
+    sessionFailures({
+      files: {
+        "log.txt": { contains: "SessionEnd clear" },
+        "gone.txt": null,
+      },
+    }, { files }),
+    [],
+  );
+  assertEquals(
+    sessionFailures({ files: { "log.txt": { matches: "^SessionEnd other\\nSessionEnd" } } }, {
+      files,
+    }),
+    [],
+  );
+  assertEquals(
+    sessionFailures({
+      files: {
+        "log.txt": { contains: "SessionEnd logout" },
+        "gone.txt": { matches: "." },
+      },
+    }, { files: { ...files, "log.txt": "SessionEnd other\n" } }),
+    [
+      [
+        'expect.files["log.txt"]',
+        'Expected the content of "log.txt" to contain "SessionEnd logout", but it does not',
+      ],
+      ['expect.files["gone.txt"]', 'Expected "gone.txt" to exist, but it does not'],
+    ],
+  );
+  assertEquals(
+    sessionFailures({ files: { "log.txt": { matches: "^clear" } } }, { files }),
+    [[
+      'expect.files["log.txt"]',
+      'Expected the content of "log.txt" to be /^clear/, but it does not',
+    ]],
+  );
+});
+
+Deno.test("evaluatorSaw and evaluatorNeverSaw: what prompt and agent hooks' evaluator received, apart from the model", () => {
+  const evaluatorTexts = ['Did the agent run the tests? {"last_assistant_message":"done"}'];
+  assertEquals(
+    sessionFailures({
+      evaluatorSaw: ["run the tests?", { matches: "last_assistant_message.+done" }],
+      evaluatorNeverSaw: ["the session's model text", { contains: "API key" }],
+    }, { evaluatorTexts }),
+    [],
+  );
+  assertEquals(
+    sessionFailures({
+      evaluatorSaw: [{ contains: "lint" }],
+      evaluatorNeverSaw: ["tests"],
+    }, { evaluatorTexts }),
+    [
+      ["expect.evaluatorSaw[0]", 'The evaluator of prompt and agent hooks never received "lint"'],
+      [
+        "expect.evaluatorNeverSaw[0]",
+        'The evaluator of prompt and agent hooks received "tests": ' +
+        JSON.stringify(evaluatorTexts[0]),
+      ],
+    ],
+  );
+  assertEquals(sessionFailures({ evaluatorSaw: ["tests"] }, {}), [[
+    "expect.evaluatorSaw[0]",
+    'The evaluator of prompt and agent hooks received nothing, so never "tests"',
+  ]]);
 });

@@ -230,3 +230,13 @@ Deno.test("the new assertions' fields get suggestions, a meta regex must compile
     "/cases/2/expect/meta/hook_reason",
   ]);
 });
+
+Deno.test("an empty {contains} is refused: it would match any text", async () => {
+  const problems = await problemsOf(
+    '{"cases": [{"name": "x", "event": "Stop", "expect": {"reason": {"contains": ""}}}]}',
+  );
+  assertEquals(problems.map((p) => p.message), [
+    'Invalid scenario "s.test.jsonc": "contains" must not be empty at ' +
+    "/cases/0/expect/reason/contains",
+  ]);
+});
