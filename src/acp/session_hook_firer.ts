@@ -5,7 +5,7 @@
  */
 import { type FiredEventName, isFiredEvent } from "../hooks/event_table.ts";
 import { formatDiagnostic } from "../hooks/diagnostic.ts";
-import type { HandlerRunner, HookEnvPreparer } from "../hooks/handler_runner.ts";
+import type { HandlerRunner, HookEnvPreparer, HookPayload } from "../hooks/handler_runner.ts";
 import { fireHooks, type HookFiring, noHooksFiring } from "../hooks/hook_engine.ts";
 import { buildPayload, type EventFields, type PermissionMode } from "../hooks/payload.ts";
 import { selectRegistrations, type Unmatched } from "../hooks/registry.ts";
@@ -20,7 +20,8 @@ import type { CompatProfile } from "../profile/compat_profile.ts";
  */
 export interface HookReadTranscript {
   flush(): Promise<void>;
-  recordFiring(firing: HookFiring, toolUseId: string | undefined): void;
+  /** `sent`: the payload the firing's hooks were sent; absent when none ran. */
+  recordFiring(firing: HookFiring, sent: HookPayload | undefined): void;
 }
 
 /** Who is firing: read at each firing, so `permission_mode` follows the session's mode. */
@@ -138,8 +139,8 @@ export async function createSessionHookFirer(options: {
         toolInput,
       })
       : { matched: [], unmatched: [] };
-    const finish = (firing: HookFiring, toolUseId: string | undefined) => {
-      options.transcript?.recordFiring(firing, toolUseId);
+    const finish = (firing: HookFiring, sent: HookPayload | undefined) => {
+      options.transcript?.recordFiring(firing, sent);
       observe?.(session.id, firing, order, unmatched);
       return firing;
     };
@@ -169,7 +170,7 @@ export async function createSessionHookFirer(options: {
           context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
           hookEnv: fireOptions.hookEnv,
         });
-        return finish(firing, "tool_use_id" in fields ? fields.tool_use_id : undefined);
+        return finish(firing, payload);
       },
     };
   };

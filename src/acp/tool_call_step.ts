@@ -122,15 +122,19 @@ export async function runToolCall(
     )
     : { kind: target.kind === "mcp" ? "mcp" as const : "other" as const, tool: call.name };
   let toolText = await fitResult(execution.modelText, origin, turn.budget, notes);
-  // Before the Post hooks, which may read it; what they add is recorded as their attachments.
-  session.claudeTranscript?.toolResult({
-    promptId: turn.promptId,
-    toolUseId: hooked.toolCallId,
-    content: toolText,
-    failed: execution.status === "failed",
-    flagsSuccess: target.kind === "builtin" && target.capability === "shell",
-    toolResponse: execution.rawOutput,
-  });
+  // Before the Post hooks, which may read it; what they add is recorded as their attachments. A
+  // deferred call has no result there, as in Claude Code: its hook_deferred_tool stands for it.
+  const deferred = gate.kind === "refused" && gate.deferred === true;
+  if (!deferred) {
+    session.claudeTranscript?.toolResult({
+      promptId: turn.promptId,
+      toolUseId: hooked.toolCallId,
+      content: toolText,
+      failed: execution.status === "failed",
+      flagsSuccess: target.kind === "builtin" && target.capability === "shell",
+      toolResponse: execution.rawOutput,
+    });
+  }
   let hookOutput = false;
   if (gate.kind === "dispatch") {
     const post = await postToolHooks(
@@ -147,11 +151,7 @@ export async function runToolCall(
     if (post.toolOutput !== null) {
       hookOutput = true;
       const origin = { kind: "other" as const, tool: call.name };
-      // A value of the tool's own response shape reads as the tool's own output would.
-      const told = target.kind === "builtin"
-        ? session.toolKit.rewrittenOutput(target.capability, post.toolOutput.value)
-        : null;
-      toolText = await fitResult(told ?? post.toolOutput.text, origin, turn.budget, notes);
+      toolText = await fitResult(post.toolOutput, origin, turn.budget, notes);
     }
   }
   // What a hook put in the result's place is the model's to read, repeated or not.
@@ -171,7 +171,7 @@ export async function runToolCall(
     toolCallId: hooked.toolCallId,
     segment: { type: "tool_call", name: call.name, input: recordedInput, result },
     halt,
-    deferred: gate.kind === "refused" && gate.deferred === true,
+    deferred,
   };
 }
 

@@ -17,10 +17,8 @@
 import { z } from "zod";
 import { ConfigFileRefused, readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
-import { joinedContext } from "../hooks/decision.ts";
-import type { HookFiring, HookRun } from "../hooks/hook_engine.ts";
-import { commandOf } from "../hooks/hook_outcome.ts";
-import { additionalContextMessage, hookLabel, systemReminder } from "../hooks/hook_messages.ts";
+import type { HookPayload } from "../hooks/handler_runner.ts";
+import type { HookFiring } from "../hooks/hook_engine.ts";
 import type { GenerateStop, TokenCounts } from "../model/model.ts";
 import {
   type AssistantBlock,
@@ -32,8 +30,7 @@ import {
   compactBoundaryRecord,
   compactSummaryRecord,
   errorToolUseResult,
-  hookContextRecord,
-  hookSuccessRecord,
+  hookAttachmentRecord,
   lastPromptRecord,
   metaUserRecord,
   promptRecord,
@@ -44,6 +41,8 @@ import {
   toolResultRecord,
   toolUseBlock,
 } from "./claude_transcript_records.ts";
+import { renderedFor } from "./claude_hook_attachments.ts";
+import { firingRecords } from "./claude_hook_records.ts";
 import { TRANSCRIPT_MAX_BYTES } from "./transcript_reader.ts";
 import { TranscriptWriter } from "./transcript_writer.ts";
 
@@ -223,49 +222,25 @@ export class ClaudeTranscript {
   }
 
   /**
-   * What a firing's hooks did, where their facts are known: a `hook_success` for each command
-   * hook that exited 0 with output, a `hook_additional_context` for what they added, and a
-   * `stop_hook_summary` for a Stop firing. `toolUseId`: the call's, on tool events.
+   * What a firing's hooks did, as Claude Code writes it for the event (claude_hook_records.ts):
+   * each hook's record, what the event words itself, Stop's `stop_hook_summary`. `sent`: the
+   * payload the hooks were sent (absent when none ran). UserPromptSubmit's wait for the prompt.
    */
-  recordFiring(firing: HookFiring, toolUseId: string | undefined): void {
-    // Claude Code runs compaction hooks outside the conversation and records nothing of them.
-    if (firing.event === "PreCompact" || firing.event === "PostCompact") return;
-    const records = this.#firingRecords(firing, toolUseId);
+  recordFiring(firing: HookFiring, sent: HookPayload | undefined): void {
+    const records = firingRecords(firing, sent, this.#newUuid).map(
+      (record): (link: ChainLink) => ClaudeRecord =>
+        record.kind === "stop_summary"
+          ? (link) => stopHookSummaryRecord(link, this.#tail, record.summary)
+          : (link) =>
+            hookAttachmentRecord(
+              link,
+              this.#tail,
+              record.attachment,
+              renderedFor(record.attachment),
+            ),
+    );
     if (firing.event === "UserPromptSubmit") this.#heldForPrompt.push(...records);
     else for (const build of records) this.#chain(build);
-  }
-
-  #firingRecords(
-    firing: HookFiring,
-    toolUseId: string | undefined,
-  ): ((link: ChainLink) => ClaudeRecord)[] {
-    if (firing.runs.length === 0) return [];
-    // Claude Code gives the hooks of a firing without a tool call one id of their own.
-    const id = toolUseId ?? this.#newUuid();
-    if (firing.event === "Stop") {
-      return [(link) => stopHookSummaryRecord(link, this.#tail, stopSummary(firing, id))];
-    }
-    const hookName = hookLabel(firing.event, firing.matcherValue);
-    const records: ((link: ChainLink) => ClaudeRecord)[] = [];
-    for (const run of firing.runs) {
-      const success = hookSuccess(run, firing, hookName, id);
-      if (success === undefined) continue;
-      records.push((link) => hookSuccessRecord(link, this.#tail, success.hook, success.rendered));
-    }
-    const joined = joinedContext(firing.decision);
-    if (joined === null) return records;
-    const contexts = firing.decision.contexts.map((said) => said.text);
-    // As the seams word it for the model: tool events name the tool, the others nothing.
-    const rendered = systemReminder(
-      additionalContextMessage(
-        firing.event,
-        toolUseId === undefined ? null : firing.matcherValue,
-        joined,
-      ),
-    );
-    const context = { content: contexts, hookName, toolUseID: id, hookEvent: firing.event };
-    records.push((link) => hookContextRecord(link, this.#tail, context, rendered));
-    return records;
   }
 
   /**
@@ -328,52 +303,6 @@ export class ClaudeTranscript {
     this.#leaf = uuid;
     return uuid;
   }
-}
-
-/**
- * A command hook that exited 0 and printed something; `rendered` when the model was given its
- * plain stdout (SessionStart and UserPromptSubmit read it).
- */
-function hookSuccess(run: HookRun, firing: HookFiring, hookName: string, toolUseID: string) {
-  const { result, outcome, registration } = run;
-  if (result?.kind !== "exited" || result.exitCode !== 0 || outcome.kind !== "success") {
-    return undefined;
-  }
-  const stdout = result.stdout.text;
-  const stderr = result.stderr.text;
-  if (stdout === "" && stderr === "") return undefined;
-  const content = outcome.text ?? "";
-  const given = firing.decision.texts.some((said) => said.by === registration.id);
-  return {
-    hook: {
-      hookName,
-      toolUseID,
-      hookEvent: firing.event,
-      content,
-      stdout,
-      stderr,
-      exitCode: result.exitCode,
-      command: commandOf(registration),
-      durationMs: result.durationMs,
-    },
-    rendered: given ? systemReminder(`${hookName} hook success: ${content}`) : null,
-  };
-}
-
-function stopSummary(firing: HookFiring, toolUseID: string) {
-  const { verdict, errors } = firing.decision;
-  const blocks = verdict.kind === "block" ? verdict.blocks.map((block) => block.reason) : [];
-  return {
-    hookInfos: firing.runs.map((run) => ({
-      command: commandOf(run.registration),
-      durationMs: run.result?.durationMs ?? 0,
-    })),
-    hookErrors: [...blocks, ...errors.map((error) => error.detail)],
-    failedHookErrorIndexes: errors.map((_, i) => blocks.length + i),
-    preventedContinuation: verdict.kind === "stop",
-    stopReason: verdict.kind === "stop" ? verdict.stopReason ?? "" : "",
-    toolUseID,
-  };
 }
 
 /**

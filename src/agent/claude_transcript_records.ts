@@ -12,6 +12,7 @@
  * was observed, and a fixed `"HEAD"` would tell a hook that every project is on a detached head.
  */
 import { type GenerateStop, turnEndOf } from "../model/model.ts";
+import type { HookAttachment } from "./claude_hook_attachments.ts";
 
 /** Where a chained record sits: its parent (null for the first) and its own id, and when. */
 export interface ChainLink {
@@ -212,81 +213,14 @@ export function toolResultRecord(
   } as const;
 }
 
-/** A command hook that exited 0 with output. */
-export interface HookSuccess {
-  /** `<Event>` or `<Event>:<matcher value>`: `SessionStart:startup`, `PostToolUse:Bash`. */
-  readonly hookName: string;
-  /** The call's `tool_use_id` on tool events; one id per firing elsewhere. */
-  readonly toolUseID: string;
-  readonly hookEvent: string;
-  /** Plain (non-JSON) stdout, trimmed; "" when the hook printed JSON. */
-  readonly content: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exitCode: number;
-  readonly command: string;
-  readonly durationMs: number;
-}
-
-/** `rendered` is what the model was given for the attachment, when it was given something. */
-export function hookSuccessRecord(
+/**
+ * A hook's attachment (claude_hook_attachments.ts); `rendered`, where the model is shown it, as
+ * Claude Code renders it (a system reminder).
+ */
+export function hookAttachmentRecord(
   link: ChainLink,
   tail: RecordTail,
-  hook: HookSuccess,
-  rendered: string | null,
-) {
-  return attachmentRecord(
-    link,
-    tail,
-    {
-      type: "hook_success",
-      hookName: hook.hookName,
-      toolUseID: hook.toolUseID,
-      hookEvent: hook.hookEvent,
-      content: hook.content,
-      stdout: hook.stdout,
-      stderr: hook.stderr,
-      exitCode: hook.exitCode,
-      command: hook.command,
-      durationMs: hook.durationMs,
-    } as const,
-    rendered,
-  );
-}
-
-/** The `additionalContext` of one firing's hooks, in chain order. */
-export interface HookContext {
-  readonly content: readonly string[];
-  readonly hookName: string;
-  readonly toolUseID: string;
-  readonly hookEvent: string;
-}
-
-export function hookContextRecord(
-  link: ChainLink,
-  tail: RecordTail,
-  context: HookContext,
-  rendered: string,
-) {
-  return attachmentRecord(
-    link,
-    tail,
-    {
-      type: "hook_additional_context",
-      content: [...context.content],
-      hookName: context.hookName,
-      toolUseID: context.toolUseID,
-      hookEvent: context.hookEvent,
-    } as const,
-    rendered,
-  );
-}
-
-/** `rendered` is what the model was given for the attachment, when it was given something. */
-function attachmentRecord<A extends { readonly type: string }>(
-  link: ChainLink,
-  tail: RecordTail,
-  attachment: A,
+  attachment: HookAttachment,
   rendered: string | null,
 ) {
   return {
@@ -313,6 +247,8 @@ export interface StopHookSummary {
   /** A hook's `continue:false`. */
   readonly preventedContinuation: boolean;
   readonly stopReason: string;
+  /** Whether any hook printed something or failed. */
+  readonly hasOutput: boolean;
   readonly toolUseID: string;
 }
 
@@ -329,7 +265,7 @@ export function stopHookSummaryRecord(link: ChainLink, tail: RecordTail, summary
     hookAdditionalContext: [],
     preventedContinuation: summary.preventedContinuation,
     stopReason: summary.stopReason,
-    hasOutput: summary.hookErrors.length > 0,
+    hasOutput: summary.hasOutput,
     level: "suggestion",
     timestamp: link.timestamp,
     uuid: link.uuid,
@@ -399,8 +335,7 @@ export type ClaudeRecord =
   | ReturnType<typeof metaUserRecord>
   | ReturnType<typeof assistantRecord>
   | ReturnType<typeof toolResultRecord>
-  | ReturnType<typeof hookSuccessRecord>
-  | ReturnType<typeof hookContextRecord>
+  | ReturnType<typeof hookAttachmentRecord>
   | ReturnType<typeof stopHookSummaryRecord>
   | ReturnType<typeof compactBoundaryRecord>
   | ReturnType<typeof compactSummaryRecord>

@@ -54,6 +54,12 @@ async function records(path: string): Promise<Record<string, unknown>[]> {
   return await readLog(path);
 }
 
+/** A record's subtype, attachment type or type. */
+function kind(record: Record<string, unknown>): unknown {
+  const attachment = record.attachment as { type?: string } | undefined;
+  return record.subtype ?? attachment?.type ?? record.type;
+}
+
 /** Each chained record hangs off the one before it: one linear chain, from null. */
 function assertOneChain(all: readonly Record<string, unknown>[]): void {
   const chained = all.filter((r) => typeof r.uuid === "string");
@@ -132,22 +138,112 @@ Deno.test("claude profile: a Stop gate reading the last assistant message from t
     // Closed, the transcript is complete (the turn's last records are written after its hooks).
     await t.agent.request("session/close", { sessionId });
     const all = await records(claudeTranscriptPathFor(t.home, t.cwd, sessionId));
-    assertEquals(all.map((r) => r.subtype ?? r.type), [
+    // The gate's own record each time (its JSON block, then its silent success) before the summary.
+    assertEquals(all.map(kind), [
       "user",
       "assistant",
       "user",
       "assistant",
+      "hook_blocking_error",
       "stop_hook_summary",
       "user",
       "assistant",
+      "hook_success",
       "stop_hook_summary",
       "last-prompt",
     ]);
     assertOneChain(all);
     const [, toolUse, toolResult] = all as { uuid: string; sourceToolAssistantUUID?: string }[];
     assertEquals(toolResult!.sourceToolAssistantUUID, toolUse!.uuid);
-    assertEquals(all[4]!.hookErrors, ["Finish the task, then say DONE"]);
-    assertEquals(all[7]!.hookErrors, []);
+    assertEquals(all[5]!.hookErrors, ["Finish the task, then say DONE"]);
+    assertEquals(all[9]!.hookErrors, []);
+  });
+});
+
+/** Copies the transcript as it stands when the Stop hooks run. */
+const COPY_AT_STOP = `#!/bin/sh
+cp "$(jq -r .transcript_path)" "$CLAUDE_PROJECT_DIR/stop_copy.jsonl"
+`;
+
+Deno.test("claude profile: a Stop hook finds the records of every hook before it, each written as its firing ended", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project({
+      PreToolUse: [hook("printf '%s' '{\"systemMessage\":\"checked\"}'")],
+      PostToolUse: [hook("echo 'lint failed' >&2; exit 2")],
+      Stop: [hook('"$CLAUDE_PROJECT_DIR"/.claude/hooks/copy_at_stop.sh')],
+    }, { "copy_at_stop.sh": COPY_AT_STOP }),
+    model: steppedModel([callTool("Read", { file_path: "notes.txt" }), reply("done")]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("read the notes") });
+    const copy = await records(`${t.cwd}/stop_copy.jsonl`);
+    assertEquals(copy.map(kind), [
+      "user",
+      "assistant",
+      "hook_success",
+      "hook_system_message",
+      "user",
+      "hook_blocking_error",
+      "assistant",
+    ]);
+    const toolUseId = (copy[1]!.message as { content: { id: string }[] }).content[0]!.id;
+    assertEquals(copy[5]!.attachment, {
+      type: "hook_blocking_error",
+      hookName: "PostToolUse:Read",
+      toolUseID: toolUseId,
+      hookEvent: "PostToolUse",
+      blockingError: {
+        blockingError: "[echo 'lint failed' >&2; exit 2]: lint failed\n",
+        command: "echo 'lint failed' >&2; exit 2",
+      },
+    });
+    assertEquals(copy[3]!.attachment, {
+      type: "hook_system_message",
+      content: "checked",
+      hookName: "PreToolUse:Read",
+      toolUseID: toolUseId,
+      hookEvent: "PreToolUse",
+    });
+    assertOneChain(copy);
+  });
+});
+
+Deno.test("claude profile: a deferred call leaves hook_deferred_tool and no tool result", async () => {
+  const defer = {
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "defer" },
+  };
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project({
+      PreToolUse: [
+        hook(`cat > "$CLAUDE_PROJECT_DIR/pre.log"; printf '%s' '${JSON.stringify(defer)}'`),
+      ],
+    }, {}),
+    model: steppedModel([callTool("Read", { file_path: "notes.txt" }), reply("never")]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("read the notes") });
+    await t.agent.request("session/close", { sessionId });
+    const all = await records(claudeTranscriptPathFor(t.home, t.cwd, sessionId));
+    assertEquals(all.map(kind), [
+      "user",
+      "assistant",
+      "hook_success",
+      "hook_deferred_tool",
+      "last-prompt",
+    ]);
+    const call = (all[1]!.message as { content: { id: string; input: unknown }[] }).content[0]!;
+    const [sent] = await readLog(`${t.cwd}/pre.log`);
+    assertEquals(all[3]!.attachment, {
+      type: "hook_deferred_tool",
+      toolUseID: call.id,
+      toolName: "Read",
+      toolInput: { file_path: `${t.cwd}/notes.txt` },
+      hookName: "PreToolUse:Read",
+      hookEvent: "PreToolUse",
+      permissionMode: sent!.permission_mode,
+    });
   });
 });
 
@@ -199,16 +295,11 @@ Deno.test("claude profile: a UserPromptSubmit hook finds the turns before its pr
     await t.agent.request("session/prompt", { sessionId, prompt: text("second") });
     const before = await records(`${t.cwd}/ups_copy.jsonl`);
     // The first prompt, the hook's own record (its JSON stdout) and its context, the reply.
-    assertEquals(before.map((r) => (r.attachment as { type?: string })?.type ?? r.type), [
-      "user",
-      "hook_success",
-      "hook_additional_context",
-      "assistant",
-      "last-prompt",
-    ]);
+    // No hook_success: the hook printed JSON, which leaves nothing for the model to read.
+    assertEquals(before.map(kind), ["user", "hook_additional_context", "assistant", "last-prompt"]);
     await t.agent.request("session/close", { sessionId });
     const all = await records(claudeTranscriptPathFor(t.home, t.cwd, sessionId));
-    const [prompt, , context] = all.slice(before.length) as {
+    const [prompt, context] = all.slice(before.length) as {
       message?: unknown;
       attachment?: Record<string, unknown>;
     }[];

@@ -163,10 +163,14 @@ Deno.test("PreCompact and PostCompact hooks leave no record, whatever they print
     t.recordFiring(await firing("SessionStart", "startup", printed), undefined);
     await t.close();
     assertEquals(
-      (await records(path)).map((r) => (r.attachment as { hookEvent: string }).hookEvent),
+      (await records(path)).map((r) => {
+        const { type, hookEvent } = r.attachment as { type: string; hookEvent: string };
+        return `${hookEvent} ${type}`;
+      }),
       [
-        "SessionStart",
-        "SessionStart",
+        "SessionStart hook_success",
+        "SessionStart hook_success",
+        "SessionStart hook_system_message",
       ],
     );
   });

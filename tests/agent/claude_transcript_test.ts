@@ -3,7 +3,7 @@
  * order of each record, the one `parentUuid` chain (continued when the file is opened again), a
  * private file, and a session that goes on when the file cannot be written.
  */
-import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { ClaudeTranscript } from "../../src/agent/claude_transcript.ts";
 import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
 import { errorToolUseResult, toolResultBlock } from "../../src/agent/claude_transcript_records.ts";
@@ -259,6 +259,9 @@ function firing(
   });
 }
 
+/** What a tool event's hooks were sent, as far as the transcript reads it. */
+const CALL_1 = { permission_mode: "default", tool_input: { command: "ls" }, tool_use_id: "call_1" };
+
 async function recorded(fire: (t: ClaudeTranscript) => Promise<void>) {
   return await withTempDir({}, async (dir) => {
     const t = await openTranscript(`${dir}/t.jsonl`);
@@ -309,7 +312,7 @@ Deno.test("a SessionStart hook's plain stdout is a hook_success the model was sh
 Deno.test("a PostToolUse hook's JSON context: hook_success with empty content, then hook_additional_context", async () => {
   const output = { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "ADD" } };
   const written = await recorded(async (t) =>
-    t.recordFiring(await firing("PostToolUse", "Bash", [answered(output)]), "call_1")
+    t.recordFiring(await firing("PostToolUse", "Bash", [answered(output)]), CALL_1)
   );
   const [success, context] = written.map((l) => JSON.parse(l));
   assertEquals(success.attachment.content, "");
@@ -330,15 +333,51 @@ Deno.test("a PostToolUse hook's JSON context: hook_success with empty content, t
   assertEquals(context.parentUuid, success.uuid);
 });
 
-Deno.test("a hook that exits 0 silently, and a firing with no hooks, write nothing", async () => {
+Deno.test("a hook that exits 0 silently still leaves its hook_success; a firing with no hooks writes nothing", async () => {
   const written = await recorded(async (t) => {
-    t.recordFiring(await firing("PreToolUse", "Bash", [exited(0)]), "call_1");
-    t.recordFiring(await firing("PreToolUse", "Bash", []), "call_1");
+    t.recordFiring(await firing("PreToolUse", "Bash", [exited(0)]), CALL_1);
+    t.recordFiring(await firing("PreToolUse", "Bash", []), CALL_1);
   });
+  assertEquals(written.map((line) => JSON.parse(line).attachment.type), ["hook_success"]);
+});
+
+Deno.test("PermissionRequest hooks leave no record, whatever they answer", async () => {
+  const written = await recorded(async (t) =>
+    t.recordFiring(
+      await firing("PermissionRequest", "Bash", [
+        exited(0, { stdout: "noted" }),
+        exited(2, { stderr: "no" }),
+      ]),
+      CALL_1,
+    )
+  );
   assertEquals(written, []);
 });
 
-Deno.test("a Stop firing is one stop_hook_summary: its hooks, their block reasons and errors", async () => {
+Deno.test("a blocking PostToolUse hook leaves a hook_blocking_error the model was shown, no hook_success", async () => {
+  const written = await recorded(async (t) =>
+    t.recordFiring(
+      await firing("PostToolUse", "Bash", [answered({ decision: "block", reason: "Fix lint" })]),
+      CALL_1,
+    )
+  );
+  assertEquals(written.length, 1);
+  const record = JSON.parse(written[0]!);
+  assertEquals(record.attachment, {
+    type: "hook_blocking_error",
+    hookName: "PostToolUse:Bash",
+    toolUseID: "call_1",
+    hookEvent: "PostToolUse",
+    blockingError: { blockingError: "Fix lint", command: "./hook0.sh PostToolUse" },
+  });
+  assertEquals(record.rendered, [{
+    content: "<system-reminder>\nPostToolUse:Bash hook blocking error from command: " +
+      '"./hook0.sh PostToolUse": Fix lint\n</system-reminder>',
+  }]);
+  assertEquals(record.renderedRole, "system");
+});
+
+Deno.test("a Stop firing: each hook's record, then the stop_hook_summary with the blocks' reasons and the errors", async () => {
   const written = await recorded(async (t) =>
     t.recordFiring(
       await firing("Stop", null, [
@@ -348,9 +387,13 @@ Deno.test("a Stop firing is one stop_hook_summary: its hooks, their block reason
       undefined,
     )
   );
-  assertEquals(written, [
+  const [block, error] = written.map((line) => JSON.parse(line).attachment);
+  assertEquals([block.type, block.toolUseID], ["hook_blocking_error", "u1"]);
+  assertEquals([error.type, error.toolUseID], ["hook_non_blocking_error", "u1"]);
+  assertEquals(
+    written[2],
     JSON.stringify({
-      parentUuid: null,
+      parentUuid: "u3",
       isSidechain: false,
       type: "system",
       subtype: "stop_hook_summary",
@@ -359,7 +402,7 @@ Deno.test("a Stop firing is one stop_hook_summary: its hooks, their block reason
         { command: "./hook0.sh Stop", durationMs: 5 },
         { command: "./hook1.sh Stop", durationMs: 5 },
       ],
-      hookErrors: ["Say DONE", "oops"],
+      hookErrors: ["Say DONE", "Failed with non-blocking status code: oops"],
       failedHookErrorIndexes: [1],
       hookAdditionalContext: [],
       preventedContinuation: false,
@@ -367,12 +410,12 @@ Deno.test("a Stop firing is one stop_hook_summary: its hooks, their block reason
       hasOutput: true,
       level: "suggestion",
       timestamp: TIME,
-      uuid: "u2",
+      uuid: "u4",
       toolUseID: "u1",
       ...TAIL,
     }),
-  ]);
-  assert(!written[0]!.includes("hook_success"), "no hook_success beside the summary");
+  );
+  assertEquals(written.length, 3);
 });
 
 Deno.test("a UserPromptSubmit hook's records follow the prompt, which holds only what was typed", async () => {
