@@ -384,14 +384,17 @@ function jsonBlock(event: FiredEventName, output: HookOutput | null): string | n
   return output.decision === "block" ? output.reason?.trim() || DEFAULT_BLOCK_REASON : null;
 }
 
-/** A hook's block, as an event words it: exit 2 quotes stderr as written; null when none. */
+/**
+ * A hook's block, as an event words it: exit 2 quotes the command and stderr as written, a JSON
+ * block names the hook as its records do; null when it did not block.
+ */
 function blockOf(
   event: FiredEventName,
   run: HookRun,
 ): { readonly blockingError: string; readonly command: string } | null {
   const { result, outcome, registration } = run;
-  const command = attachmentCommand(registration.handler);
   if (outcome.kind === "block") {
+    const command = handlerText(registration.handler);
     const stderr = result?.kind === "exited" && outcome.cause === "exit_2"
       ? result.stderr.text || NO_STDERR_OUTPUT
       : null;
@@ -399,11 +402,21 @@ function blockOf(
     return { blockingError, command };
   }
   const reason = jsonBlock(event, outputOf(run));
+  const command = attachmentCommand(registration.handler);
   return reason === null ? null : { blockingError: reason, command };
 }
 
-/** The hook as Claude Code names it in its records: the command, the url, the prompt. */
+/**
+ * The hook as Claude Code names it in its records: its `statusMessage` when it has one, else the
+ * command, the url, the prompt.
+ */
 export function attachmentCommand(handler: HandlerConfig): string {
+  const status = handler.statusMessage;
+  return typeof status === "string" && status !== "" ? status : handlerText(handler);
+}
+
+/** The command (with its `args`), the url or the prompt: what an exit 2's block quotes. */
+function handlerText(handler: HandlerConfig): string {
   switch (handler.type) {
     case "command":
       return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;

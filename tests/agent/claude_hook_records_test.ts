@@ -417,3 +417,19 @@ Deno.test("rendered: what the model is shown of a record, as Claude Code renders
   assertEquals(renderedFor({ type: "hook_success", ...post, content: "out" }), null);
   assertEquals(renderedFor({ type: "hook_cancelled", ...post }), null);
 });
+
+Deno.test("a hook's statusMessage names it in its records; an exit 2's block still quotes its command", async () => {
+  const named = (order: number): Registration => ({
+    ...commandRegistration(`./hook${order}.sh`, { event: "PostToolUse", order }),
+    handler: { type: "command", command: `./hook${order}.sh`, statusMessage: "Linting" },
+  });
+  const records = await written("PostToolUse", "Bash", [exited(0), exited(2, { stderr: "no" })], {
+    sent: CALL,
+    registrations: [named(0), named(1)],
+  });
+  assertEquals(JSON.parse(records[0]!).command, "Linting");
+  assertEquals(JSON.parse(records[1]!).blockingError, {
+    blockingError: "[./hook1.sh]: no",
+    command: "./hook1.sh",
+  });
+});
