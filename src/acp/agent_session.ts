@@ -19,6 +19,7 @@ import type { ClaudeTranscript } from "../agent/claude_transcript.ts";
 import type { EnvAssignment } from "../agent/session_env_file.ts";
 import type { PermissionModeId } from "../agent/permission_policy.ts";
 import type { ToolKit } from "../agent/tool_kit.ts";
+import { WorkingDirectory } from "../agent/working_directory.ts";
 import type { ModelCatalog, ModelLease } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import { showModelLoadProgress } from "./load_progress.ts";
@@ -74,6 +75,13 @@ export class AgentSession {
   readonly cwd: string;
   readonly additionalDirectories: readonly string[];
   readonly roots: readonly string[];
+  /**
+   * Where the session is now (working_directory.ts): its commands start there, its file tools
+   * resolve relative paths against it and its hooks see it as `cwd`. It moves only in a profile
+   * whose shell keeps its directory; `cwd` stays where the session was opened (the settings
+   * chain, the transcripts, the system prompt).
+   */
+  readonly workingDirectory: WorkingDirectory;
   mode: PermissionModeId;
   /** The "stop hooks continue the turn" config option. */
   stopHooksContinue = false;
@@ -147,6 +155,7 @@ export class AgentSession {
     this.cwd = init.cwd;
     this.additionalDirectories = init.additionalDirectories;
     this.roots = init.roots;
+    this.workingDirectory = new WorkingDirectory(init.cwd, init.additionalDirectories);
     this.mode = init.settings.mode;
     this.stopHooksContinue = init.settings.stopHooksContinue;
     this.modelChoice = init.settings.model;

@@ -95,7 +95,12 @@ export async function permitted(
   if (signal.aborted) return deniedByUser(question.name);
 
   const { name, input, capability, operation, toolCallId } = question;
-  const presentation = toolCallPresentation({ name, capability, operation, cwd: session.cwd });
+  const presentation = toolCallPresentation({
+    name,
+    capability,
+    operation,
+    cwd: session.workingDirectory.current,
+  });
   const content = await proposedChange(session, question, signal, deps);
   // Cancelled while the diff was read: no dialog should flash up in the editor.
   if (signal.aborted) return deniedByUser(name);
@@ -233,5 +238,9 @@ async function proposedChange(
   }
   if (operation === undefined) return [];
   if (operation.capability === "shell") return commandContent(operation);
-  return await proposedFileChange(operation, { cwd: session.cwd, files: deps.files, signal });
+  return await proposedFileChange(operation, {
+    cwd: session.workingDirectory.current,
+    files: deps.files,
+    signal,
+  });
 }

@@ -27,7 +27,13 @@ export interface HookReadTranscript {
 /** Who is firing: read at each firing, so `permission_mode` follows the session's mode. */
 export interface HookSessionView {
   readonly id: string;
+  /** Where the session was opened: `CLAUDE_PROJECT_DIR`, the settings chain, `if` rules' paths. */
   readonly cwd: string;
+  /**
+   * Where the session is now (its shell's directory, working_directory.ts): the payloads' `cwd`
+   * and where hooks run, as Claude Code's current directory; `cwd` when absent.
+   */
+  currentDir?(): string;
   readonly transcriptPath: string;
   permissionMode(): PermissionMode;
 }
@@ -151,10 +157,11 @@ export async function createSessionHookFirer(options: {
     return {
       done: undefined,
       async run(fields, fireOptions = {}) {
+        const currentDir = session.currentDir?.() ?? session.cwd;
         const payload = buildPayload(event, {
           sessionId: session.id,
           transcriptPath: session.transcriptPath,
-          cwd: session.cwd,
+          cwd: currentDir,
           promptId: fireOptions.promptId,
           permissionMode: session.permissionMode(),
           effort: profile.effort,
@@ -167,7 +174,13 @@ export async function createSessionHookFirer(options: {
           payload,
           registrations: matched,
           runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
-          context: { event, cwd: session.cwd, sessionId: session.id, signal: fireOptions.signal },
+          context: {
+            event,
+            cwd: session.cwd,
+            ...(currentDir === session.cwd ? {} : { workingDir: currentDir }),
+            sessionId: session.id,
+            signal: fireOptions.signal,
+          },
           hookEnv: fireOptions.hookEnv,
         });
         return finish(firing, payload);

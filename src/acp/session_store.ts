@@ -89,6 +89,7 @@ export class SessionStore {
       cwd,
       roots,
       () => session.mode,
+      () => session.workingDirectory.current,
       claudeTranscript,
       choice,
     );
@@ -161,6 +162,7 @@ export class SessionStore {
     cwd: string,
     roots: readonly string[],
     mode: () => PermissionModeId,
+    currentDir: () => string,
     claudeTranscript: ClaudeTranscript | undefined,
     choice: ProfileChoice,
   ): Promise<SessionHookFirer> {
@@ -168,6 +170,7 @@ export class SessionStore {
       session: {
         id,
         cwd,
+        currentDir,
         transcriptPath: claudeTranscript?.path ?? this.#transcriptPath(id),
         permissionMode: () => hookPermissionMode(mode()),
       },
@@ -295,6 +298,7 @@ export class SessionStore {
       cwd,
       roots,
       () => session.mode,
+      () => session.workingDirectory.current,
       claudeTranscript,
       choice,
     );

@@ -113,7 +113,7 @@ export function shownCall(
     name,
     capability: capabilityOfTarget(target),
     operation,
-    cwd: session.cwd,
+    cwd: session.workingDirectory.current,
   });
   return {
     title: target.kind === "mcp" ? mcpTitle(target.tool) : presentation.title,
@@ -130,7 +130,7 @@ export function executorDeps(
   onTerminal?: (terminalId: string) => void,
 ): ToolExecutorDeps {
   return {
-    cwd: session.cwd,
+    cwd: session.workingDirectory.current,
     roots: deps.roots,
     files: deps.files,
     shell: deps.shell,
@@ -329,7 +329,12 @@ function checkRewrite(
   | { readonly ok: true; readonly parsed: ParsedCall | undefined }
   | { readonly ok: false; readonly message: string } {
   if (target.kind === "builtin") {
-    const parsed = session.toolKit.parse(target.capability, input, name, session.cwd);
+    const parsed = session.toolKit.parse(
+      target.capability,
+      input,
+      name,
+      session.workingDirectory.current,
+    );
     return parsed.ok ? { ok: true, parsed } : { ok: false, message: parsed.message };
   }
   // The server validates against its own schema; an MCP call's arguments are an object.

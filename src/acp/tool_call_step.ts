@@ -52,7 +52,7 @@ export async function runToolCall(
   // The check, the permission prompt's diff and the change itself share one read of the file.
   const deps: CallDeps = {
     ...turnDeps,
-    files: new CallFileReads(turnDeps.files, session.cwd),
+    files: new CallFileReads(turnDeps.files, session.workingDirectory.current),
   };
   const hooked: HookedCall = {
     toolCallId: session.nextToolCallId(),
@@ -213,7 +213,7 @@ function parseCall(
   name: string,
 ): ParsedCall | undefined {
   if (target.kind !== "builtin") return undefined;
-  return session.toolKit.parse(target.capability, input, name, session.cwd);
+  return session.toolKit.parse(target.capability, input, name, session.workingDirectory.current);
 }
 
 /**

@@ -6,6 +6,7 @@
  * for the client is checked by name before the request, and a swap between that check and the
  * client's own open is the client's to defend (client_file_access.ts).
  */
+import { dirname, join, resolve } from "node:path";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import { confinePath } from "../agent/allowed_roots.ts";
 import { ClientFileAccess } from "../agent/client_file_access.ts";
@@ -15,6 +16,8 @@ import type { FileAccess, FileReadOptions, FileWriteOptions } from "../agent/fil
 import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { LocalShellRunner } from "../agent/local_shell_runner.ts";
 import { type ShellRunner, withSessionEnv } from "../agent/shell_runner.ts";
+import { shellProgram } from "../agent/shell_program.ts";
+import { ShellSession } from "../agent/shell_session.ts";
 import { toolFormFor } from "../agent/tool_kit.ts";
 import type { ToolDefinition } from "../model/model.ts";
 import type { AgentConfig } from "./agent_config.ts";
@@ -60,13 +63,22 @@ export function toolSetFor(
       return refused ?? await remote.writeTextFile(path, content, options);
     },
   };
-  const shell: ShellRunner = capabilities.terminal
+  const runner: ShellRunner = capabilities.terminal
     ? new ClientShellRunner({ sessionId: session.id, request, env: config.shellEnv })
     : config.localShell ?? new LocalShellRunner({ env: config.shellEnv });
+  // The profile's shell, in the session's current directory, which it follows where it keeps it.
+  const shellEnv = config.shellEnv ?? { SHELL: Deno.env.get("SHELL"), PATH: Deno.env.get("PATH") };
+  const shell = new ShellSession(withSessionEnv(runner, session.sessionEnv), {
+    style: session.toolKit.profile.shell,
+    directory: session.workingDirectory,
+    reportDir: join(dirname(resolve(session.transcript.path)), "shell"),
+    program: (choice) => shellProgram(choice, shellEnv),
+    log: session.log,
+  });
   return {
     definitions: (contextSize) => session.toolKit.definitions(toolFormFor(contextSize)),
     files,
-    shell: withSessionEnv(shell, session.sessionEnv),
+    shell,
     roots,
   };
 }

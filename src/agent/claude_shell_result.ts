@@ -3,7 +3,9 @@
  * merged into `stdout`, a non-zero exit a failed call whose text (`Exit code N\n<output>`,
  * shell_failure_text.ts) is both the model's result and PostToolUseFailure's `error`, a timeout
  * reported as exit code 143. `noOutputExpected` says whether the command prints nothing by design
- * (silent_command.ts).
+ * (silent_command.ts). A command that succeeded but left the session's directories puts the shell
+ * back in the session's directory (working_directory.ts); Claude Code's notice of it is `stderr`
+ * (`\nShell cwd was reset to <dir>`) and follows the output in the model's text.
  */
 import { runShellCall, shellCallResult, type ShellResultStyle } from "./shell_call_result.ts";
 import { joinLines, trimTrailingNewlines } from "./shell_failure_text.ts";
@@ -22,10 +24,15 @@ function claudeBash(command: string): ShellResultStyle {
     notStarted: () => bashResponse("", false, noOutputExpected),
     started(result) {
       const output = withTruncationNote(trimTrailingNewlines(result.output), result);
+      // Claude Code's stderr after the directory was put back: `${stderr.trim()}\n<notice>`.
+      const stderr = result.kind === "exited" && result.cwdReset !== undefined
+        ? `\n${cwdResetNotice(result.cwdReset)}`
+        : "";
+      const completedText = joinLines(output, stderr.trim());
       return {
-        completedText: output === "" ? NO_OUTPUT_TEXT : output,
+        completedText: completedText === "" ? NO_OUTPUT_TEXT : completedText,
         failureOutput: output,
-        rawOutput: bashResponse(output, result.kind === "cancelled", noOutputExpected),
+        rawOutput: bashResponse(output, result.kind === "cancelled", noOutputExpected, stderr),
       };
     },
   };
@@ -44,13 +51,19 @@ export function bashExecution(
   return shellCallResult(result, timeoutMs, claudeBash(command));
 }
 
+/** What Claude Code says when a command left the directories the session may work in. */
+export function cwdResetNotice(directory: string): string {
+  return `Shell cwd was reset to ${directory}`;
+}
+
 /** Bash's `tool_response`, key for key. */
 function bashResponse(
   stdout: string,
   interrupted: boolean,
   noOutputExpected: boolean,
+  stderr = "",
 ): Record<string, unknown> {
-  return { stdout, stderr: "", interrupted, isImage: false, noOutputExpected };
+  return { stdout, stderr, interrupted, isImage: false, noOutputExpected };
 }
 
 /**

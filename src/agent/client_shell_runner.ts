@@ -1,7 +1,8 @@
 /**
  * The shell tool in a client terminal, used when the client advertised `terminal`: the user
  * watches the command run in the editor. The sequence is ACP's: `terminal/create`
- * (`/bin/sh -c <command>` in the session cwd) → `terminal/wait_for_exit` → `terminal/output` →
+ * (`<shell> -c <command>` in the session's current directory; the request's program, `/bin/sh` by
+ * default) → `terminal/wait_for_exit` → `terminal/output` →
  * `terminal/release`. A timeout or a cancel sends `terminal/kill` first, then reads what was
  * printed and releases. The terminal is always released, whatever failed.
  *
@@ -11,6 +12,7 @@
 import { z } from "zod";
 import { clientErrorMessage, type ClientRequest } from "./client_request.ts";
 import { resolveEnvAssignments } from "./session_env_file.ts";
+import { reportingScript } from "./shell_script.ts";
 import {
   DEFAULT_SHELL_OUTPUT_CAP_BYTES,
   type ShellOutput,
@@ -57,8 +59,13 @@ export class ClientShellRunner implements ShellRunner {
       const answer = CreateTerminalAnswer.safeParse(
         await request("terminal/create", {
           sessionId,
-          command: "/bin/sh",
-          args: ["-c", run.command],
+          command: run.program ?? "/bin/sh",
+          args: [
+            "-c",
+            run.directoryReport === undefined
+              ? run.command
+              : reportingScript(run.command, run.directoryReport),
+          ],
           cwd: run.cwd,
           ...terminalEnv(run, this.options.env),
           outputByteLimit: this.options.outputByteLimit ?? DEFAULT_SHELL_OUTPUT_CAP_BYTES,

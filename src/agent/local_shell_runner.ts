@@ -1,7 +1,7 @@
 /**
  * The shell tool on the agent's machine, for clients without the terminal capability. It reuses
- * the hooks' bounded runner (`runCommand`), so a command gets what a hook gets: `/bin/sh -c`, its
- * own process group, a timeout and a cancel that end the whole group, capped output, and no
+ * the hooks' bounded runner (`runCommand`), so a command gets what a hook gets: `<shell> -c` (the
+ * request's program, `/bin/sh` by default), its own process group, a timeout and a cancel that end the whole group, capped output, and no
  * stdin (a command waiting for input sees EOF instead of hanging the turn).
  *
  * Choices:
@@ -18,6 +18,7 @@
  */
 import { type CommandRunner, runCommand } from "../hooks/command_runner.ts";
 import { applyEnvAssignments } from "./session_env_file.ts";
+import { reportingScript } from "./shell_script.ts";
 import {
   DEFAULT_SHELL_OUTPUT_CAP_BYTES,
   type ShellRunner,
@@ -45,8 +46,15 @@ export class LocalShellRunner implements ShellRunner {
 
   async run(request: ShellRunRequest): Promise<ShellRunResult> {
     const runner = this.options.runner ?? runCommand;
+    const script = request.directoryReport === undefined
+      ? request.command
+      : reportingScript(request.command, request.directoryReport);
     const result = await runner({
-      commandLine: { kind: "shell", command: MERGE_STDERR + request.command },
+      commandLine: {
+        kind: "shell",
+        command: MERGE_STDERR + script,
+        ...(request.program === undefined ? {} : { program: request.program }),
+      },
       cwd: request.cwd,
       env: applyEnvAssignments(this.options.env ?? Deno.env.toObject(), request.sessionEnv ?? []),
       timeoutMs: request.timeoutMs,
@@ -60,7 +68,7 @@ export class LocalShellRunner implements ShellRunner {
         // The message quotes the command line; the model should see its own command.
         return {
           kind: "failed",
-          message: result.message.replace(MERGE_STDERR, ""),
+          message: result.message.replace(MERGE_STDERR + script, request.command),
           durationMs: result.durationMs,
         };
       case "exited":

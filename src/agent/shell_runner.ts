@@ -1,7 +1,8 @@
 /**
- * The one door the shell tool goes through: `/bin/sh -c` on the agent's machine (own process
+ * The one door the shell tool goes through: `<shell> -c` on the agent's machine (own process
  * group, timeout, output cap) or a client terminal (`terminal/*`), which the client shows live.
- * Both answer with values, never throw.
+ * Both answer with values, never throw. The session's shell (shell_session.ts) chooses the
+ * program and follows the directory a command ends in.
  */
 import type { EnvAssignment } from "./session_env_file.ts";
 
@@ -10,8 +11,15 @@ export const DEFAULT_SHELL_OUTPUT_CAP_BYTES = 64 * 1024;
 
 export interface ShellRunRequest {
   readonly command: string;
-  /** The session cwd, absolute. */
+  /** Where the command starts: the session's current directory, absolute. */
   readonly cwd: string;
+  /** The shell: `/bin/sh` when absent. */
+  readonly program?: string;
+  /**
+   * A file the shell writes its real directory to (`pwd -P`) once the command has succeeded
+   * (shell_script.ts `reportingScript`): how the session follows a `cd`. Absent: none is written.
+   */
+  readonly directoryReport?: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /**
@@ -44,6 +52,11 @@ export type ShellRunResult =
     readonly signal: string | null;
     readonly durationMs: number;
     readonly terminalId?: string;
+    /**
+     * The directory the shell was put back in: the command ended outside the session's
+     * directories (shell_session.ts). Claude Code's Bash then says `Shell cwd was reset to <it>`.
+     */
+    readonly cwdReset?: string;
   }
   /** We stopped it: its timeout passed, or the signal aborted. */
   | ShellOutput & {

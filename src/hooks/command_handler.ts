@@ -149,7 +149,7 @@ export async function runCommandHandler(
   const result = await run({
     commandLine: commandLineOf(handler, context.cwd, plugin),
     stdin: new TextEncoder().encode(JSON.stringify(payload) + "\n"),
-    cwd: context.cwd,
+    cwd: context.workingDir ?? context.cwd,
     env: hookEnvironment(options.baseEnv ?? Deno.env.toObject(), context, plugin),
     timeoutMs,
     ...(context.signal === undefined ? {} : { signal: context.signal }),

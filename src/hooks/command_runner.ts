@@ -10,9 +10,12 @@ import type { GroupChild } from "./group_child.ts";
 import { spawnGuarded } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
 
-/** `/bin/sh -c <command>`, or a program spawned directly with its arguments (no shell). */
+/**
+ * `<program> -c <command>` (`program`: `/bin/sh` when absent), or a program spawned directly with
+ * its arguments (no shell).
+ */
 export type CommandLine =
-  | { readonly kind: "shell"; readonly command: string }
+  | { readonly kind: "shell"; readonly command: string; readonly program?: string }
   | { readonly kind: "exec"; readonly command: string; readonly args: readonly string[] };
 
 export interface CommandRunOptions {
@@ -162,8 +165,9 @@ export const runCommand: CommandRunner = async (options) => {
 function programAndArgs(line: CommandLine): { program: string; args: readonly string[] } {
   switch (line.kind) {
     case "shell":
-      // Always /bin/sh, as Claude Code does, whatever $SHELL says.
-      return { program: "/bin/sh", args: ["-c", line.command] };
+      // Hooks: always /bin/sh, as Claude Code does, whatever $SHELL says. The shell tool may
+      // name bash (shell_program.ts).
+      return { program: line.program ?? "/bin/sh", args: ["-c", line.command] };
     case "exec":
       return { program: line.command, args: line.args };
     default:
@@ -172,7 +176,9 @@ function programAndArgs(line: CommandLine): { program: string; args: readonly st
 }
 
 function describe(line: CommandLine): string {
-  return line.kind === "shell" ? `"/bin/sh -c ${line.command}"` : `"${line.command}"`;
+  return line.kind === "shell"
+    ? `"${line.program ?? "/bin/sh"} -c ${line.command}"`
+    : `"${line.command}"`;
 }
 
 /** True once the pipes closed, false when the drain time passed or the run was stopped first. */

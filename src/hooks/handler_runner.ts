@@ -12,8 +12,13 @@ export type HookPayload = Readonly<Record<string, unknown>>;
 
 export interface HandlerContext {
   readonly event: HookEventName;
-  /** The session cwd: the hook's working directory and `CLAUDE_PROJECT_DIR`. */
+  /** The session cwd: `CLAUDE_PROJECT_DIR`, and the hook's working directory unless `workingDir`. */
   readonly cwd: string;
+  /**
+   * Where the hook runs when that is not `cwd`: the session's current directory once a command
+   * moved it (the claude profile's shell keeps its `cd`s, as Claude Code's hooks run in its).
+   */
+  readonly workingDir?: string;
   readonly sessionId: string;
   /** Aborting it kills running hooks (their whole process group) and ends pending requests. */
   readonly signal?: AbortSignal;

@@ -16,6 +16,7 @@
  * names) is renamed to the profile's own tool before anything sees it (foreign_tools.ts).
  */
 import type { ToolCapability } from "./tool_identity.ts";
+import { CLAUDE_SHELL_STYLE, LLAMA_SHELL_STYLE, type ShellStyle } from "./shell_style.ts";
 import { CLAUDE_CUT_NOTES, type CutNotes, LLAMA_CUT_NOTES } from "./cut_notes.ts";
 import { FOREIGN_TOOLS, type ForeignTool, foreignTool } from "./foreign_tools.ts";
 import {
@@ -83,6 +84,11 @@ export interface CompatProfile {
    */
   readonly transcript: "raw" | "claude";
   /**
+   * How the shell tool runs a command (shell_style.ts): Claude Code's bash whose `cd` carries
+   * over, or the source document's `/bin/sh -c` in the session's directory every time.
+   */
+  readonly shell: ShellStyle;
+  /**
    * The project's instruction files, read from the session cwd into the system prompt in this
    * order: `AGENTS.md`, as peer agents read it, and in this profile also `CLAUDE.md`, which an
    * unmodified Claude Code setup keeps its instructions in (first, so it wins the size cap).
@@ -124,6 +130,7 @@ const LLAMA: CompatProfile = {
   extraEvents: [],
   readsPlugins: false,
   transcript: "raw",
+  shell: LLAMA_SHELL_STYLE,
   instructionFiles: ["AGENTS.md"],
   cutNotes: LLAMA_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,
@@ -145,6 +152,7 @@ const CLAUDE: CompatProfile = {
   extraEvents: ["PermissionRequest", "SessionEnd", "PostToolBatch", "PreCompact", "PostCompact"],
   readsPlugins: true,
   transcript: "claude",
+  shell: CLAUDE_SHELL_STYLE,
   instructionFiles: ["CLAUDE.md", "AGENTS.md"],
   cutNotes: CLAUDE_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,

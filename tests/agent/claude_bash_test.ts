@@ -1,5 +1,6 @@
 /** Claude Code's Bash, row by row of claude-compat.md §5. */
 import { assertEquals } from "../helpers/assert.ts";
+import { bashExecution } from "../../src/agent/claude_shell_result.ts";
 import { assertJson, ran, withKitProject } from "./claude_kit_deps.ts";
 
 const response = (stdout: string, interrupted = false) => ({
@@ -138,4 +139,30 @@ Deno.test("Bash without a command is refused before any hook", async () => {
         "The required parameter `command` is missing</tool_use_error>",
     );
   });
+});
+
+Deno.test("Bash after a cd out of the session's directories: stderr and the model's text say where the shell went back, as in Claude Code", () => {
+  const told = (output: string) =>
+    bashExecution(
+      {
+        kind: "exited",
+        exitCode: 0,
+        signal: null,
+        output,
+        truncated: false,
+        durationMs: 5,
+        cwdReset: "/home/u/proj",
+      },
+      120_000,
+      "cd /tmp && echo moved",
+    );
+  const moved = told("moved\n");
+  assertEquals(moved.status, "completed");
+  assertEquals(moved.modelText, "moved\nShell cwd was reset to /home/u/proj");
+  assertJson(moved.rawOutput, {
+    ...response("moved"),
+    stderr: "\nShell cwd was reset to /home/u/proj",
+  });
+  // Without output the notice is all the model reads.
+  assertEquals(told("").modelText, "Shell cwd was reset to /home/u/proj");
 });
