@@ -8,7 +8,10 @@
  * written for both worlds (`Bash|shell`) runs in either and votes for neither.
  *
  * Plugin directories asked for by name (`--plugin-dir`, a scenario's `pluginDirs`) vote for
- * `claude` too: plugins load only there, and choosing `llama` would drop what was asked for.
+ * `claude` too: plugins load only there, and choosing `llama` would drop what was asked for. So
+ * does a Notification matcher that filters on Claude Code's notification types
+ * (`permission_prompt`, `idle_prompt`), sent only there; llama-agent's (`agent_message`) vote
+ * for `llama`.
  *
  * The evidence is gathered with the file reads passed in; the decision is a pure function of it.
  */
@@ -21,6 +24,8 @@ import {
   toolNameComparisons,
 } from "./foreign_tool_references.ts";
 import { andList, ProfileNames } from "./profile_name_lint.ts";
+import { compileMatcher, matches } from "./matcher.ts";
+import { notificationTypes } from "../profile/notifications.ts";
 
 const LLAMA = compatProfile("llama");
 const CLAUDE = compatProfile("claude");
@@ -33,6 +38,13 @@ export interface ProfileEvidence {
   readonly llama: readonly string[];
   /** Plugin directories were asked for by name: they load only under `claude`. */
   readonly pluginDirs?: boolean;
+  /**
+   * Notification matchers that match only Claude Code's types (`permission_prompt`), which only
+   * `claude` sends; absent when none.
+   */
+  readonly claudeNotifications?: readonly string[];
+  /** Notification matchers that match only llama-agent's types (`agent_message`). */
+  readonly llamaNotifications?: readonly string[];
 }
 
 /** The profile a session presents, and why, in words for logs, notices and listings. */
@@ -65,7 +77,38 @@ export async function profileEvidence(
     llama.push(...found.llama);
   }
   const pluginDirs = (context.pluginDirs?.length ?? 0) > 0;
-  return { claude: unique(claude), llama: unique(llama), ...(pluginDirs ? { pluginDirs } : {}) };
+  const notifications = hooks.map(notificationVote);
+  const claudeNotifications = unique(notifications.flatMap((v) => v?.claude ?? []));
+  const llamaNotifications = unique(notifications.flatMap((v) => v?.llama ?? []));
+  return {
+    claude: unique(claude),
+    llama: unique(llama),
+    ...(pluginDirs ? { pluginDirs } : {}),
+    ...(claudeNotifications.length > 0 ? { claudeNotifications } : {}),
+    ...(llamaNotifications.length > 0 ? { llamaNotifications } : {}),
+  };
+}
+
+const NOTIFICATION_TYPES = {
+  claude: notificationTypes(CLAUDE.notifications),
+  llama: notificationTypes(LLAMA.notifications),
+};
+
+/**
+ * A Notification hook votes for the profile whose notification types its matcher filters on, as
+ * a tool hook does for its tools: `permission_prompt` is sent only under `claude`.
+ */
+function notificationVote(entry: HookEntry): { claude?: string[]; llama?: string[] } | undefined {
+  if (entry.event !== "Notification") return undefined;
+  const compiled = compileMatcher(entry.matcherSource);
+  if (!compiled.ok || compiled.matcher.kind === "all") return undefined;
+  const { matcher } = compiled;
+  const inClaude = NOTIFICATION_TYPES.claude.some((type) => matches(matcher, type));
+  const inLlama = NOTIFICATION_TYPES.llama.some((type) => matches(matcher, type));
+  const place = `matcher "${entry.matcherSource ?? ""}"`;
+  if (inClaude && !inLlama) return { claude: [place] };
+  if (inLlama && !inClaude) return { llama: [place] };
+  return undefined;
 }
 
 async function hookEvidence(entry: HookEntry, context: EvidenceContext): Promise<ProfileEvidence> {
@@ -113,29 +156,36 @@ const SHOWN = 3;
 /** `auto`'s choice: pure. */
 export function decideProfile(evidence: ProfileEvidence): ProfileDecision {
   const { claude, llama } = evidence;
+  const claudeNotes = evidence.claudeNotifications ?? [];
+  const llamaNotes = evidence.llamaNotifications ?? [];
   const forClaude = [
     ...(claude.length > 0 ? [`the hooks name Claude Code's tools in ${shown(claude)}`] : []),
+    ...(claudeNotes.length > 0
+      ? [`the hooks wait for Claude Code's notification types in ${shown(claudeNotes)}`]
+      : []),
     ...(evidence.pluginDirs
       ? ["--plugin-dir asks for plugins, which load only with Claude Code's tools"]
       : []),
   ].join(", and ");
-  if (forClaude !== "" && llama.length === 0) {
+  const forLlama = [
+    ...(llama.length > 0 ? [`llama-agent's tools in ${shown(llama)}`] : []),
+    ...(llamaNotes.length > 0 ? [`llama-agent's notification types in ${shown(llamaNotes)}`] : []),
+  ].join(" and ");
+  if (forClaude !== "" && forLlama === "") {
     return { profile: CLAUDE, auto: true, reason: forClaude };
   }
   if (forClaude !== "") {
     return {
       profile: LLAMA,
       auto: true,
-      reason: `${forClaude}, but the hooks also name llama-agent's tools in ${shown(llama)}; ` +
+      reason: `${forClaude}, but the hooks also name ${forLlama}; ` +
         "pass --compat claude to offer Claude Code's",
     };
   }
   return {
     profile: LLAMA,
     auto: true,
-    reason: llama.length > 0
-      ? `the hooks name llama-agent's tools in ${shown(llama)}`
-      : "no hook names Claude Code's tools",
+    reason: forLlama !== "" ? `the hooks name ${forLlama}` : "no hook names Claude Code's tools",
   };
 }
 

@@ -76,3 +76,14 @@ export const CLAUDE_NOTIFICATIONS: NotificationMoments = {
     afterMs: CLAUDE_IDLE_AFTER_MS,
   },
 };
+
+/** Every `notification_type` a profile's moments send: what its Notification matchers can match. */
+export function notificationTypes(moments: NotificationMoments): NotificationType[] {
+  return [
+    ...(moments.finishedText === null
+      ? []
+      : [moments.finishedText.message.type, moments.finishedText.thought.type]),
+    ...(moments.permissionAsked === null ? [] : [moments.permissionAsked.type]),
+    ...(moments.idle === null ? [] : [moments.idle.type]),
+  ];
+}

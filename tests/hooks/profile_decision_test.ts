@@ -142,3 +142,34 @@ Deno.test("a forced profile says where it was set", () => {
   assertEquals(describeDecision(forced), "claude (set by LLAMA_AGENT_COMPAT)");
   assertEquals(forced.auto, false);
 });
+
+Deno.test("a Notification matcher votes for the profile that sends its notification types", async () => {
+  const notifier = (matcher: string | undefined) => hook(matcher, { event: "Notification" });
+  const claude = await evidenceOf([notifier("permission_prompt"), notifier("idle_prompt|x")]);
+  assertEquals(claude, {
+    claude: [],
+    llama: [],
+    claudeNotifications: ['matcher "permission_prompt"', 'matcher "idle_prompt|x"'],
+  });
+  assertEquals(
+    describeDecision(decideProfile(claude)),
+    "claude (auto: the hooks wait for Claude Code's notification types in matcher " +
+      '"permission_prompt", matcher "idle_prompt|x")',
+  );
+  const llama = await evidenceOf([notifier("agent_message"), notifier("permission_prompt")]);
+  assertEquals(llama.llamaNotifications, ['matcher "agent_message"']);
+  assertEquals(
+    describeDecision(decideProfile(llama)),
+    "llama (auto: the hooks wait for Claude Code's notification types in matcher " +
+      '"permission_prompt", but the hooks also name llama-agent\'s notification types in ' +
+      'matcher "agent_message"; pass --compat claude to offer Claude Code\'s)',
+  );
+  // No matcher, "*", or one that matches types of both: no vote.
+  assertEquals(
+    await evidenceOf([notifier(undefined), notifier("*"), notifier(".*_prompt|agent")]),
+    {
+      claude: [],
+      llama: [],
+    },
+  );
+});
