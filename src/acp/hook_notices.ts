@@ -1,6 +1,6 @@
 /**
- * What hooks say to the user and never to the model: `systemMessage`s, `continue:false` stops
- * and non-blocking failures (§10 wording). They reach the client as agent messages marked
+ * What hooks say to the user and never to the model: `systemMessage`s, `continue:false` stops,
+ * non-blocking failures (§10 wording) and answers the event does not read. They reach the client as agent messages marked
  * `_meta["llama-agent/notice"]`, which the transcript replays and the conversation skips.
  */
 import type { HookDecision } from "../hooks/decision.ts";
@@ -9,6 +9,7 @@ import { commandOf } from "../hooks/hook_outcome.ts";
 import {
   compactionHookFailedLine,
   compactionHookSuccessLine,
+  ignoredOutputNotice,
   nonBlockingErrorNotice,
   stoppedContinuationNotice,
   systemMessageNotice,
@@ -28,6 +29,7 @@ export function hookNotices(decision: HookDecision, qualifier: string | null): s
     // A hook killed because the user cancelled is no news to the user.
     if (error.cause !== "cancelled") notices.push(nonBlockingErrorNotice(error));
   }
+  for (const unread of decision.unread) notices.push(ignoredOutputNotice(unread));
   return notices;
 }
 

@@ -4,7 +4,7 @@
  * every piece of the decision names the registration that supplied it, so `hooks test --explain`
  * can say which hook decided what.
  */
-import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
+import { EVENTS_FIRED_SOMEWHERE, type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import { DEFAULT_BLOCK_REASON } from "./hook_messages.ts";
 import { type BlockCause, commandOf, type ErrorCause, type HookOutcome } from "./hook_outcome.ts";
 import type {
@@ -19,6 +19,11 @@ import { PERMISSION_REQUEST_DENIED, permissionRequestSay } from "./permission_re
 export interface Said {
   readonly by: string;
   readonly text: string;
+}
+
+/** Part of a hook's answer that has no effect on this event, with the hook's `<cmd>`. */
+export interface Unread extends Said {
+  readonly command: string;
 }
 
 /** A PreToolUse `allow`, `ask` or `defer`, with its `permissionDecisionReason` when given. */
@@ -112,6 +117,12 @@ export interface HookDecision {
   readonly errors: readonly HookErrorNote[];
   /** What hooks said that has no effect on this event, so `--explain` can say so. */
   readonly ignored: readonly Said[];
+  /**
+   * The part of `ignored` that reads as an answer (a JSON field, a block), which the user is
+   * told of (hook_notices.ts), so an answer that does nothing is never silent. Plain stdout
+   * where the event reads none is usually a log line, and only `--explain` names it.
+   */
+  readonly unread: readonly Unread[];
 }
 
 interface EventReads {
@@ -175,6 +186,9 @@ class Collector {
   readonly #systemMessages: Said[] = [];
   readonly #errors: HookErrorNote[] = [];
   readonly #ignored: Said[] = [];
+  readonly #unread: Unread[] = [];
+  /** Each registration's `<cmd>`, for the notices of what it said that was ignored. */
+  readonly #commands = new Map<string, string>();
 
   constructor(event: FiredEventName) {
     this.#event = event;
@@ -184,6 +198,7 @@ class Collector {
 
   read(outcome: HookOutcome): void {
     const by = outcome.registration.id;
+    this.#commands.set(by, commandOf(outcome.registration));
     switch (outcome.kind) {
       case "error":
         this.#errors.push({
@@ -232,6 +247,7 @@ class Collector {
       systemMessages: this.#systemMessages,
       errors: this.#errors,
       ignored: this.#ignored,
+      unread: this.#unread,
     };
   }
 
@@ -264,6 +280,7 @@ class Collector {
       this.#ignore(
         by,
         `Stdout is not one JSON object, and plain text has no effect on ${this.#event}`,
+        false,
       );
     }
   }
@@ -280,6 +297,7 @@ class Collector {
     this.#context(by, output.additionalContext);
     const specific = output.hookSpecificOutput;
     this.#context(by, specificContext(specific));
+    this.#unreadFields(by, output);
     if (this.#event === "PermissionRequest") {
       this.#permissionRequest(by, command, output);
       return;
@@ -379,9 +397,70 @@ class Collector {
     }
   }
 
-  #ignore(by: string, text: string): void {
-    this.#ignored.push({ by, text });
+  /**
+   * Fields the event never reads: a `hookSpecificOutput` field of another event (or a misspelt
+   * one), and a field of `hookSpecificOutput` written at the top level, where neither Claude
+   * Code nor llama-agent looks for it. Other unknown top-level keys are a script's own data
+   * (`{"metrics": …}`) and pass quietly, as in Claude Code.
+   */
+  #unreadFields(by: string, output: HookOutput): void {
+    const specific = output.hookSpecificOutput;
+    if (specific !== undefined) {
+      const reads = HOOK_EVENTS[this.#event].specificOutput;
+      for (const key of Object.keys(specific)) {
+        if (key === "hookEventName" || reads.includes(key) || SPECIFIC_HANDLED.has(key)) continue;
+        const owners = SPECIFIC_FIELDS.get(key);
+        this.#ignore(
+          by,
+          `"hookSpecificOutput.${key}" has no effect on ${this.#event}` +
+            (owners ? `: it is read on ${owners} only` : ""),
+        );
+      }
+    }
+    for (const key of Object.keys(output)) {
+      if (!MISPLACED_AT_TOP.has(key)) continue;
+      this.#ignore(
+        by,
+        `A top-level "${key}" has no effect: put it in "hookSpecificOutput"` +
+          (key === "hookEventName" ? "" : `, with "hookEventName": "${this.#event}"`),
+      );
+    }
   }
+
+  #ignore(by: string, text: string, notice = true): void {
+    this.#ignored.push({ by, text });
+    if (notice) this.#unread.push({ by, text, command: this.#commands.get(by) ?? by });
+  }
+}
+
+/** `hookSpecificOutput` fields whose misuse `#output` already reports in its own words. */
+const SPECIFIC_HANDLED = new Set(["updatedToolOutput", "updatedMCPToolOutput"]);
+
+/** Every event-specific field, with the events that read it (`"PreToolUse or Stop"`). */
+const SPECIFIC_FIELDS: ReadonlyMap<string, string> = (() => {
+  const owners = new Map<string, string[]>();
+  for (const event of EVENTS_FIRED_SOMEWHERE) {
+    for (const field of HOOK_EVENTS[event].specificOutput) {
+      owners.set(field, [...(owners.get(field) ?? []), event]);
+    }
+  }
+  return new Map([...owners].map(([field, events]) => [field, orList(events)]));
+})();
+
+/**
+ * Top-level keys that belong in `hookSpecificOutput` and mean nothing where they are (the top
+ * level's own `decision`, `reason` and `additionalContext` are read there).
+ */
+const MISPLACED_AT_TOP = new Set(
+  ["hookEventName", ...SPECIFIC_FIELDS.keys()].filter((key) =>
+    !["decision", "reason", "additionalContext", "updatedToolOutput"].includes(key)
+  ),
+);
+
+function orList(items: readonly string[]): string {
+  return items.length <= 2
+    ? items.join(" or ")
+    : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 
 /** `hookSpecificOutput.additionalContext`, on the events whose output carries one. */

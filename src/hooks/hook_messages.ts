@@ -161,6 +161,17 @@ export const NO_USABLE_ANSWER = "A hook gave no usable answer, so it didn't chec
 export const NO_ANSWER_IN_TIME = "A hook didn't answer in time, so it didn't check this action.";
 
 /**
+ * Part of a hook's answer that the event does not read (a `hookSpecificOutput` field of another
+ * event, a field one level too high, a block where nothing can be blocked): Claude Code drops it
+ * without a word, which is how hooks stay broken unnoticed.
+ */
+export function ignoredOutputNotice(
+  ignored: { readonly command: string; readonly text: string },
+): string {
+  return `Part of a hook's answer had no effect.\n${commandReason(ignored.command, ignored.text)}`;
+}
+
+/**
  * A non-blocking failure (crash, bad exit code, invalid output, timeout): the action went ahead
  * unchecked, and the user should know which hook and why.
  */

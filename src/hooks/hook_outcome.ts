@@ -131,9 +131,28 @@ function interpretStdout(
 ): HookOutcome {
   const trimmed = stdout.trim();
   if (trimmed === "") return { kind: "success", registration, output: null, text: null };
-  const json = parseJsonObject(trimmed);
-  if (json === null) return { kind: "success", registration, output: null, text: trimmed };
-  return fromJsonOutput(event, registration, json);
+  // Stdout that starts with "{" is meant as JSON: one that does not parse (two objects, a log
+  // line after it, a quote left unescaped) is a non-blocking error, as in Claude Code, not plain
+  // text an event may quietly drop. Text before the object still makes it plain text.
+  if (!trimmed.startsWith("{")) {
+    return { kind: "success", registration, output: null, text: trimmed };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch (error) {
+    return failure(event, registration, "output_invalid", notJsonDetail(error));
+  }
+  return isRecord(json)
+    ? fromJsonOutput(event, registration, json)
+    : { kind: "success", registration, output: null, text: trimmed };
+}
+
+/** Claude Code's words for stdout that looks like a JSON object and is not one. */
+function notJsonDetail(error: unknown): string {
+  return `Hook output looks like a JSON object but is not valid JSON — ${errorMessage(error)}. ` +
+    "Emit the payload with a JSON encoder (jq, ConvertTo-Json, json.dumps) rather than string " +
+    "concatenation so backslashes and quotes inside strings are escaped";
 }
 
 function interpretHttp(

@@ -35,6 +35,7 @@ Deno.test("no outcomes decide nothing", () => {
     systemMessages: [],
     errors: [],
     ignored: [],
+    unread: [],
   });
   assertEquals(joinedContext(decision), null);
 });
@@ -225,11 +226,11 @@ Deno.test("plain stdout is kept on SessionStart and UserPromptSubmit", () => {
   }
 });
 
-Deno.test("plain stdout on a tool event has no effect and is reported as ignored", () => {
+Deno.test("plain stdout on a tool event has no effect: --explain names it, the user is not told", () => {
   const decision = decide("PreToolUse", [
     exited(0, {
       stdout:
-        '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}\nlog',
+        'log\n{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
     }),
   ]);
   assertEquals(decision.verdict.kind, "none");
@@ -238,6 +239,97 @@ Deno.test("plain stdout on a tool event has no effect and is reported as ignored
     by: id("PreToolUse", 0),
     text: "Stdout is not one JSON object, and plain text has no effect on PreToolUse",
   }]);
+  assertEquals(decision.unread, []);
+});
+
+// Claude Code: "Hook output looks like a JSON object but is not valid JSON — …", a
+// non-blocking error (it no longer reads such stdout as plain text).
+Deno.test("stdout that starts with { but is not one JSON object is a non-blocking error", () => {
+  for (
+    const stdout of [
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}\nlog',
+      '{"continue":true}\n{"continue":true}',
+      '{"reason": "a "quoted" word"}',
+    ]
+  ) {
+    const decision = decide("PreToolUse", [exited(0, { stdout })]);
+    assertEquals(decision.verdict.kind, "none", stdout);
+    assertEquals(decision.errors.length, 1, stdout);
+    const error = decision.errors[0]!;
+    assertEquals(error.cause, "output_invalid");
+    assert(
+      error.detail.startsWith("Hook output looks like a JSON object but is not valid JSON — "),
+      error.detail,
+    );
+    assert(
+      error.detail.endsWith(
+        "Emit the payload with a JSON encoder (jq, ConvertTo-Json, json.dumps) rather than " +
+          "string concatenation so backslashes and quotes inside strings are escaped",
+      ),
+      error.detail,
+    );
+  }
+  // On an event that reads plain text it is no context either.
+  const start = decide("SessionStart", [exited(0, { stdout: "{not json" })]);
+  assertEquals(start.texts, []);
+  assertEquals(start.errors.map((e) => e.cause), ["output_invalid"]);
+});
+
+Deno.test("a hookSpecificOutput field the event does not read is ignored, and the user told", () => {
+  const decision = decide("PostToolUse", [
+    answered({
+      hookSpecificOutput: {
+        hookEventName: "PostToolUse",
+        permissionDecision: "deny",
+        additionalContext: "kept",
+        aditionalContext: "typo",
+      },
+    }),
+  ]);
+  assertEquals(decision.verdict.kind, "none");
+  assertEquals(decision.contexts.map((c) => c.text), ["kept"]);
+  const expected = [
+    '"hookSpecificOutput.permissionDecision" has no effect on PostToolUse: it is read on ' +
+    "PreToolUse only",
+    '"hookSpecificOutput.aditionalContext" has no effect on PostToolUse',
+  ];
+  assertEquals(decision.ignored.map((i) => i.text), expected);
+  assertEquals(decision.unread.map((u) => [u.by, u.command, u.text]), [
+    [id("PostToolUse", 0), "./hook0.sh", expected[0]],
+    [id("PostToolUse", 0), "./hook0.sh", expected[1]],
+  ]);
+});
+
+Deno.test("a hookSpecificOutput field written at the top level is ignored, and the user told", () => {
+  const decision = decide("PreToolUse", [
+    answered({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: "no",
+      metrics: { elapsed: 3 },
+    }),
+  ]);
+  assertEquals(decision.verdict.kind, "none", "a deny one level too high denies nothing");
+  // A script's own data at the top level (`metrics`) passes quietly, as in Claude Code.
+  assertEquals(decision.unread.map((u) => u.text), [
+    'A top-level "hookEventName" has no effect: put it in "hookSpecificOutput"',
+    'A top-level "permissionDecision" has no effect: put it in "hookSpecificOutput", with ' +
+    '"hookEventName": "PreToolUse"',
+    'A top-level "permissionDecisionReason" has no effect: put it in "hookSpecificOutput", with ' +
+    '"hookEventName": "PreToolUse"',
+  ]);
+});
+
+Deno.test("a hookSpecificOutput without hookEventName is invalid output: a non-blocking error", () => {
+  const decision = decide("PreToolUse", [
+    pre({ hookEventName: undefined, permissionDecision: "deny" }),
+  ]);
+  assertEquals(decision.verdict.kind, "none");
+  assertEquals(decision.errors.map((e) => [e.cause, e.detail]), [[
+    "output_invalid",
+    'Hook output is invalid: "hookSpecificOutput.hookEventName" must be "PreToolUse" (it is ' +
+    "missing)",
+  ]]);
 });
 
 // Errors

@@ -63,7 +63,7 @@ Deno.test("exit 2 with no stderr denies with the reason No stderr output", async
   });
 });
 
-Deno.test("a JSON deny is a deny; followed by a log line it is plain text, not a deny", async () => {
+Deno.test("a JSON deny is a deny; followed by a log line it is a non-blocking error, not a deny", async () => {
   await withProject({
     project: settings({
       PreToolUse: [group("shell", "./hooks/deny_json.sh"), group("terminal", "./hooks/noisy.sh")],
@@ -81,10 +81,9 @@ Deno.test("a JSON deny is a deny; followed by a log line it is plain text, not a
 
     const noisy = await fire(project, "PreToolUse", { tool_name: "terminal" });
     const outcome = noisy.firing.runs[0]?.outcome;
-    assertEquals(outcome?.kind === "success" && outcome.text, `${DENY_JSON}\nchecked 3 rules`);
+    assertEquals(outcome?.kind === "error" && outcome.cause, "output_invalid");
     assertEquals(noisy.firing.decision.verdict, { kind: "none" });
-    assertEquals(noisy.firing.decision.texts, [], "plain text has no effect on PreToolUse");
-    assertEquals(noisy.firing.decision.ignored.length, 1);
+    assertEquals(noisy.firing.decision.errors.length, 1, "the user is told");
   });
 });
 

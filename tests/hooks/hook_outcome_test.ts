@@ -60,11 +60,19 @@ Deno.test("exit 0 with one JSON object on stdout is the JSON output", () => {
   assertEquals(outcome.text, null);
 });
 
-Deno.test("exit 0 with a JSON deny followed by a log line is plain text, not a deny", () => {
+// Claude Code 2.1.332 calls stdout that starts with "{" and does not parse a non-blocking error
+// ("Hook output looks like a JSON object but is not valid JSON"), where it once read it as text.
+Deno.test("exit 0 with a JSON deny followed by a log line is a non-blocking error, not a deny", () => {
   const stdout = `${JSON.stringify(DENY)}\nchecked in 3 ms\n`;
-  const outcome = success(interpret(exited(0, { stdout })));
-  assertEquals(outcome.output, null);
-  assertEquals(outcome.text, stdout.trim());
+  const outcome = nonBlocking(interpret(exited(0, { stdout })));
+  assertEquals(outcome.cause, "output_invalid");
+  assertEquals(
+    outcome.detail,
+    "Hook output looks like a JSON object but is not valid JSON — Unexpected non-whitespace " +
+      `character after JSON at position ${JSON.stringify(DENY).length + 1} (line 2 column 1). ` +
+      "Emit the payload with a JSON encoder (jq, ConvertTo-Json, json.dumps) rather than string " +
+      "concatenation so backslashes and quotes inside strings are escaped",
+  );
 });
 
 Deno.test("exit 0 with text before a JSON object is plain text", () => {
@@ -73,15 +81,15 @@ Deno.test("exit 0 with text before a JSON object is plain text", () => {
   assertEquals(outcome.text, `checking\n${JSON.stringify(DENY)}`);
 });
 
-Deno.test("exit 0 with two JSON objects is plain text", () => {
-  const outcome = success(
-    interpret(exited(0, { stdout: '{"continue":false}\n{"continue":true}' })),
-  );
-  assertEquals(outcome.output, null);
+Deno.test("exit 0 with two JSON objects, or an object that does not parse, is a non-blocking error", () => {
+  for (const stdout of ['{"continue":false}\n{"continue":true}', "{decision: block}", "{"]) {
+    const outcome = nonBlocking(interpret(exited(0, { stdout })));
+    assertEquals(outcome.cause, "output_invalid", stdout);
+  }
 });
 
-Deno.test("exit 0 with invalid JSON, an array, a string or a number is plain text", () => {
-  for (const stdout of ["{decision: block}", '[{"decision":"block"}]', '"block"', "42", "null"]) {
+Deno.test("exit 0 with an array, a string or a number is plain text", () => {
+  for (const stdout of ['[{"decision":"block"}]', '"block"', "42", "null"]) {
     const outcome = success(interpret(exited(0, { stdout })));
     assertEquals([outcome.output, outcome.text], [null, stdout], stdout);
   }
