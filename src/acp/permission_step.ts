@@ -15,7 +15,7 @@ import type { CallFileReads } from "../agent/call_file_reads.ts";
 import type { PermissionRule } from "../agent/permission_rules.ts";
 import { proposedFileChange } from "../agent/proposed_change.ts";
 import type { ToolOperation } from "../agent/tool_operation.ts";
-import type { PermissionSuggestion } from "../hooks/payload.ts";
+import { claudePermissionSuggestions } from "../agent/claude_permission_suggestions.ts";
 import {
   answerPermissionRequest,
   type SessionPermissionUpdates,
@@ -128,19 +128,6 @@ export async function permitted(
 }
 
 /**
- * What "always allow" would remember, in Claude Code's shape: an allow rule for the tool name,
- * kept for the session (llama-agent writes no settings file).
- */
-function permissionSuggestions(toolName: string): PermissionSuggestion[] {
-  return [{
-    type: "addRules",
-    rules: [{ toolName }],
-    behavior: "allow",
-    destination: "session",
-  }];
-}
-
-/**
  * What the model reads when a PermissionRequest hook's `updatedInput` does not fit the tool
  * (`message`: what is wrong). Modelled on Claude Code's PreToolUse wording (inferred: not observed
  * for this event).
@@ -165,7 +152,11 @@ async function runPermissionRequestHooks(
   const firing = await selected.run({
     tool_name: name,
     tool_input: question.input,
-    permission_suggestions: permissionSuggestions(name),
+    permission_suggestions: claudePermissionSuggestions(
+      name,
+      question.operation?.capability === "shell" ? question.operation.command : undefined,
+      session.cwd,
+    ),
   }, turn);
   // A hook may have changed the file the call works on.
   await files.othersMayHaveWritten();

@@ -29,6 +29,12 @@ export interface EventSpec {
   readonly matcherField: MatcherField;
   /** Whether exit 2 / `decision:"block"` / `ok:false` has an effect on this event. */
   readonly blockable: boolean;
+  /**
+   * Whether exit 2 answers on this event. Claude Code reads a PermissionRequest hook's answer
+   * from its JSON only: exit 2 there is an error that decides nothing (the user is asked, as when
+   * no hook decided).
+   */
+  readonly readsExitTwo: boolean;
   /** Fields `hookSpecificOutput` may carry for this event (besides `hookEventName`). */
   readonly specificOutput: readonly string[];
   /** Default timeout in seconds for command and http handlers. */
@@ -43,7 +49,14 @@ function fired(
   specificOutput: readonly string[],
   commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
 ): EventSpec & { readonly group: "fired" } {
-  return { group: "fired", matcherField, blockable, specificOutput, commandTimeoutSec };
+  return {
+    group: "fired",
+    matcherField,
+    blockable,
+    readsExitTwo: blockable,
+    specificOutput,
+    commandTimeoutSec,
+  };
 }
 
 function notFired(group: Exclude<EventGroup, "fired">): EventSpec {
@@ -51,6 +64,7 @@ function notFired(group: Exclude<EventGroup, "fired">): EventSpec {
     group,
     matcherField: null,
     blockable: false,
+    readsExitTwo: false,
     specificOutput: [],
     commandTimeoutSec: DEFAULT_TIMEOUT_SEC,
   };
@@ -66,8 +80,9 @@ function profileEvent(
   blockable: boolean,
   specificOutput: readonly string[],
   commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
+  readsExitTwo = blockable,
 ): EventSpec {
-  return { group, matcherField, blockable, specificOutput, commandTimeoutSec };
+  return { group, matcherField, blockable, readsExitTwo, specificOutput, commandTimeoutSec };
 }
 
 const CONTEXT = ["additionalContext"] as const;
@@ -86,8 +101,16 @@ export const HOOK_EVENTS = {
   Notification: fired("notification_type", false, CONTEXT),
   Stop: fired(null, true, ["reason", "additionalContext"]),
 
-  // Claude Code reads `hookSpecificOutput.decision` ({behavior, message, updatedInput, interrupt}).
-  PermissionRequest: profileEvent("dropped", "tool_name", true, ["decision"]),
+  // Claude Code reads `hookSpecificOutput.decision` ({behavior, message, updatedInput, interrupt});
+  // exit 2 decides nothing there (2.1.332: the model read Claude Code's own refusal, not stderr).
+  PermissionRequest: profileEvent(
+    "dropped",
+    "tool_name",
+    true,
+    ["decision"],
+    DEFAULT_TIMEOUT_SEC,
+    false,
+  ),
   SubagentStart: notFired("dropped"),
   SubagentStop: notFired("dropped"),
   // Blocks the compaction (exit 2, `decision:"block"`, `continue:false`); its plain stdout is

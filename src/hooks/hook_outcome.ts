@@ -114,6 +114,7 @@ function interpretExit(
   if (result.exitCode === 2) {
     // Any stdout JSON is ignored on exit 2, as in Claude Code.
     const stderr = result.stderr.text.trim() || NO_STDERR_OUTPUT;
+    if (!HOOK_EVENTS[event].readsExitTwo) return exitTwoUnread(event, registration, stderr);
     return block(registration, "exit_2", commandReason(commandOf(registration), stderr), stderr);
   }
   return failure(
@@ -122,6 +123,22 @@ function interpretExit(
     "exit_code",
     stderrLine || `Exited with code ${result.exitCode}`,
   );
+}
+
+/**
+ * Exit 2 where Claude Code reads no answer from it (PermissionRequest): an error the user is told
+ * of, saying how to answer instead; the action goes on as if the hook had said nothing.
+ */
+function exitTwoUnread(
+  event: FiredEventName,
+  registration: Registration,
+  stderr: string,
+): HookOutcome {
+  const detail = `Exit 2 decides nothing on ${event}, as in Claude Code (stderr: ` +
+    `${JSON.stringify(clip(oneLine(stderr)))}): to refuse, exit 0 and print ` +
+    `{"hookSpecificOutput": {"hookEventName": "${event}", "decision": {"behavior": "deny", ` +
+    `"message": "<why>"}}}`;
+  return { kind: "error", registration, cause: "exit_code", detail, timedOut: false };
 }
 
 function interpretStdout(

@@ -78,13 +78,23 @@ export type EventFields = EveryFiredEvent<{
 /** What started a compaction: the user's `/compact`, or the context filling up. */
 export type CompactTrigger = "manual" | "auto";
 
-/** A rule Claude Code offers to add when the user answers "always allow". */
-export interface PermissionSuggestion {
-  readonly type: "addRules";
-  readonly rules: readonly { readonly toolName: string; readonly ruleContent?: string }[];
-  readonly behavior: "allow";
-  readonly destination: "localSettings" | "projectSettings" | "userSettings" | "session";
-}
+/**
+ * What Claude Code offers to remember when the user answers "always allow": a rule, a directory
+ * the session may work in, or a permission mode (claude_permission_suggestions.ts).
+ */
+export type PermissionSuggestion =
+  | {
+    readonly type: "addRules";
+    readonly rules: readonly { readonly toolName: string; readonly ruleContent?: string }[];
+    readonly behavior: "allow";
+    readonly destination: "localSettings" | "projectSettings" | "userSettings" | "session";
+  }
+  | {
+    readonly type: "addDirectories";
+    readonly directories: readonly string[];
+    readonly destination: "session";
+  }
+  | { readonly type: "setMode"; readonly mode: "acceptEdits"; readonly destination: "session" };
 
 /**
  * Why a session ended, in Claude Code's words: `other` is what it sends when nothing more

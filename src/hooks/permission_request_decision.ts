@@ -5,9 +5,11 @@
  * usual. Pure: outcomes in, one answer out.
  *
  * A hook answers with `hookSpecificOutput.decision` (`{behavior, updatedInput?,
- * updatedPermissions?, message?, interrupt?}`), with the source document's top-level
- * `{"decision": "approve" | "deny", "reason"}`, or with exit 2 (deny, stderr the message). Several
- * hooks: `continue:false` beats everything, then deny beats allow, as on PreToolUse.
+ * updatedPermissions?, message?, interrupt?}`) or with the source document's top-level
+ * `{"decision": "approve" | "deny", "reason"}`. Exit 2 answers nothing here, as in Claude Code,
+ * which reads this event's answer from JSON only: it is an error the user is told of
+ * (hook_outcome.ts). Several hooks: `continue:false` beats everything, then deny beats allow, as
+ * on PreToolUse.
  */
 import { z } from "zod";
 import type { HookOutcome } from "./hook_outcome.ts";
@@ -98,7 +100,7 @@ export function answerPermissionRequest(
       case "error":
         continue;
       case "block":
-        // Exit 2 (its stderr), a prompt hook's `ok:false` (its reason), a fail-closed failure.
+        // A prompt hook's `ok:false` (its reason), a fail-closed failure (exit 2 is an error here).
         denies.push({ by, message: outcome.detail, interrupt: false });
         continue;
       case "success": {

@@ -18,7 +18,7 @@ import {
   text,
 } from "./claude_session_fixture.ts";
 import { logging, printing, readLog, seen, settings } from "./hook_fixtures.ts";
-import { withInMemoryAgent } from "./in_memory_agent.ts";
+import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 
 /** A PermissionRequest hook that logs its stdin to perm.log, then answers `json` (if any). */
 function permissionHook(json?: unknown): string {
@@ -65,18 +65,24 @@ Deno.test("PermissionRequest deny answers without asking the client: the tool do
   });
 });
 
-Deno.test("PermissionRequest exit 2 denies with its stderr", async () => {
+Deno.test("PermissionRequest exit 2 decides nothing, as in Claude Code 2.1.332: the client is asked, the user told why", async () => {
   const requests: GenerateRequest[] = [];
   await withInMemoryAgent({
     profile: "claude",
     files: project("echo 'no rm here' >&2; exit 2"),
     model: oneCall("Bash", { command: "rm -rf victim" }, requests),
+    onPermission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }),
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
-    assertEquals(t.permissionRequests.length, 0);
+    assertEquals(t.permissionRequests.length, 1, "asked as if no hook had answered");
     assert(await exists(`${t.cwd}/victim/keep.txt`));
-    assertStringIncludes(seen(requests[1]!), "tool Bash: no rm here");
+    // The model reads the refusal the agent gives, never the hook's stderr.
+    assertStringIncludes(seen(requests[1]!), "The user denied permission to run Bash");
+    assert(!seen(requests[1]!).includes("no rm here"));
+    const notices = noticesOf(t.updates, sessionId).join("\n");
+    assertStringIncludes(notices, "Exit 2 decides nothing on PermissionRequest");
+    assertStringIncludes(notices, '"behavior": "deny"');
   });
 });
 
@@ -261,6 +267,23 @@ Deno.test("PermissionRequest gets Claude Code's payload, in its key order", asyn
         destination: "session",
       },
     ]);
+  });
+});
+
+Deno.test("PermissionRequest for touch suggests Claude Code's: the directory and acceptEdits, not an allow rule", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: project(permissionHook()),
+    model: oneCall("Bash", { command: "touch made.txt", description: "make" }),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    const [payload] = await readLog(`${t.cwd}/perm.log`);
+    assertEquals(
+      JSON.stringify(payload!.permission_suggestions),
+      `[{"type":"addDirectories","directories":["${t.cwd}"],"destination":"session"},` +
+        '{"type":"setMode","mode":"acceptEdits","destination":"session"}]',
+    );
   });
 });
 

@@ -77,13 +77,31 @@ Deno.test("PermissionRequest: behavior deny answers deny with its message and in
   });
 });
 
-Deno.test("PermissionRequest: exit 2 is a deny whose message is the hook's stderr", () => {
-  assertEquals(answer(exited(2, { stderr: "no rm here\n" })), {
-    kind: "deny",
-    by: [id(0)],
-    message: "no rm here",
-    interrupt: false,
+Deno.test("PermissionRequest: exit 2 decides nothing, as in Claude Code 2.1.332: the client is asked", () => {
+  assertEquals(answer(exited(2, { stderr: "no rm here\n" })), { kind: "ask" });
+  // Another hook's deny still denies; an allow still allows.
+  assertEquals(answer(exited(2, { stderr: "no" }), decision({ behavior: "allow" })), {
+    kind: "allow",
+    by: [id(1)],
+    updatedInput: null,
   });
+});
+
+Deno.test("PermissionRequest: an exit 2 is an error the user reads, saying how to refuse instead", () => {
+  const result = hook(0, exited(2, { stderr: "no rm here\n" }));
+  assertEquals(result.kind, "error");
+  if (result.kind !== "error") return;
+  assertEquals(
+    result.detail,
+    'Exit 2 decides nothing on PermissionRequest, as in Claude Code (stderr: "no rm here"): ' +
+      'to refuse, exit 0 and print {"hookSpecificOutput": {"hookEventName": ' +
+      '"PermissionRequest", "decision": {"behavior": "deny", "message": "<why>"}}}',
+  );
+  const combined = combineOutcomes("PermissionRequest", [result]);
+  assertEquals(combined.verdict.kind, "none");
+  assertEquals(combined.errors.map((error) => error.detail), [result.detail]);
+  // On PreToolUse exit 2 still blocks.
+  assertEquals(outcome("PreToolUse", 0, exited(2, { stderr: "no" })).kind, "block");
 });
 
 Deno.test("PermissionRequest: the source document's top-level approve and deny are read", () => {
@@ -107,7 +125,7 @@ Deno.test("PermissionRequest: deny beats allow, and every deny's message is kept
   assertEquals(
     answer(
       decision({ behavior: "allow" }),
-      exited(2, { stderr: "second" }),
+      answered({ decision: "deny", reason: "second" }),
       decision({ behavior: "deny", message: "third" }),
     ),
     { kind: "deny", by: [id(1), id(2)], message: "second\nthird", interrupt: false },
