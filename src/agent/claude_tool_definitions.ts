@@ -28,8 +28,9 @@ function fullDefinitions(): ToolDefinition[] {
   return [
     objectTool(
       "Bash",
-      "Runs a command with /bin/sh in the working directory. Returns its output (stdout and " +
-        "stderr); a non-zero exit status is an error with its code.",
+      "Runs a command with bash in the working directory, which a cd changes for later " +
+        "commands (nothing else carries over). Returns its output (stdout and stderr); a non-zero " +
+        "exit status is an error with its code.",
       {
         command: string(),
         timeout: number(
@@ -122,7 +123,7 @@ function leanDefinitions(): ToolDefinition[] {
   return [
     objectTool(
       "Bash",
-      "Runs a command with /bin/sh. Returns its output.",
+      "Runs a command with bash; a cd carries over. Returns its output.",
       {
         command: string(),
         timeout: number("Milliseconds."),

@@ -23,6 +23,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { FileAccess } from "../agent/file_access.ts";
+import { commandOfScript } from "../agent/shell_script.ts";
 import { type CommandRunResult, MAX_TIMEOUT_MS, runCommand } from "../hooks/command_runner.ts";
 import type { ScriptedClient } from "./scenario_schema.ts";
 import type { ScriptedShell } from "./scripted_shell.ts";
@@ -193,11 +194,19 @@ export function scriptedClient(options: ScriptedClientOptions): ScriptedClientHa
   };
 }
 
-/** A terminal command as the shell tool gave it: `<command>` of `/bin/sh -c <command>`. */
+/**
+ * A terminal command as the shell tool gave it: `<command>` of `<shell> -c <command>`, the script
+ * that follows the shell's directory taken off (shell_script.ts).
+ */
 function shownCommand(command: string, args: readonly string[]): string {
-  if (command === "/bin/sh" && args.length === 2 && args[0] === "-c") return args[1]!;
+  if (SHELLS.test(command) && args.length === 2 && args[0] === "-c") {
+    return commandOfScript(args[1]!);
+  }
   return [command, ...args].join(" ");
 }
+
+/** What the shell tool runs a command with: `/bin/sh`, or a bash (shell_program.ts). */
+const SHELLS = /^(?:\/bin\/sh|\/.*\/bash)$/;
 
 function exitStatus(result: CommandRunResult): { exitCode: number | null; signal: string | null } {
   switch (result.kind) {

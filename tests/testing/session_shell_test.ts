@@ -4,6 +4,7 @@
  * and reported as one or the other.
  */
 import { assertEquals } from "../helpers/assert.ts";
+import { compatProfile } from "../../src/profile/compat_profile.ts";
 import {
   command,
   hooksSettings,
@@ -121,5 +122,27 @@ Deno.test("session case: a shell call expected not to run says it was only answe
       "answered it; nothing was executed)",
     ]);
     assertEquals(result.shellCalls, [{ command: "rm -rf victim", executed: false, exitCode: 0 }]);
+  });
+});
+
+Deno.test("session case (claude): Bash commands are reported as written, and an executed cd carries over, locally and in a client terminal", async () => {
+  await withTempProject({ "sub/.keep": "" }, async (project) => {
+    for (const client of [{}, { terminal: true }]) {
+      const result = await run(project, {
+        name: "cd",
+        session: {
+          model: shellModel(["cd sub", "pwd"]),
+          prompts: ["go"],
+          client,
+          execute: true,
+        },
+        expect: { modelSaw: [{ matches: "/project/sub\\b" }] },
+      }, { profile: compatProfile("claude") });
+      assertEquals(result.failures, [], JSON.stringify(client));
+      assertEquals(result.shellCalls, [
+        { command: "cd sub", executed: true, exitCode: 0 },
+        { command: "pwd", executed: true, exitCode: 0 },
+      ], JSON.stringify(client));
+    }
   });
 });
