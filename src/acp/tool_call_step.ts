@@ -151,7 +151,11 @@ export async function runToolCall(
     if (post.toolOutput !== null) {
       hookOutput = true;
       const origin = { kind: "other" as const, tool: call.name };
-      toolText = await fitResult(post.toolOutput, origin, turn.budget, notes);
+      // A value of the tool's own response shape reads as the tool's own output would.
+      const told = target.kind === "builtin"
+        ? session.toolKit.rewrittenOutput(target.capability, post.toolOutput.value)
+        : null;
+      toolText = await fitResult(told ?? post.toolOutput.text, origin, turn.budget, notes);
     }
   }
   // What a hook put in the result's place is the model's to read, repeated or not.

@@ -1,8 +1,9 @@
 /** What PermissionRequest's `permission_suggestions` offer, Claude Code's way. */
 import { claudePermissionSuggestions } from "../../src/agent/claude_permission_suggestions.ts";
+import type { PermissionSuggestion } from "../../src/hooks/payload.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
-const acceptEdits = (directory: string) => [
+const acceptEdits = (directory: string): PermissionSuggestion[] => [
   { type: "addDirectories", directories: [directory], destination: "session" },
   { type: "setMode", mode: "acceptEdits", destination: "session" },
 ];
@@ -29,7 +30,7 @@ Deno.test("the commands acceptEdits runs offer the directory of the first path t
 });
 
 Deno.test("any other call is offered an allow rule for its tool, for the session", () => {
-  const rule = (toolName: string) => [
+  const rule = (toolName: string): PermissionSuggestion[] => [
     { type: "addRules", rules: [{ toolName }], behavior: "allow", destination: "session" },
   ];
   for (const command of ["npm test", "touch a; npm test", "echo hi > out.txt", ""]) {
