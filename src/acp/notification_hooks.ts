@@ -5,8 +5,7 @@
  * `permission_prompt` and `idle_prompt`). They never delay anything: they run beside the session
  * and only their notices come back.
  */
-import type { EventFields } from "../hooks/payload.ts";
-import type { NotificationKind, NotificationMoments } from "../profile/notifications.ts";
+import { notificationFields, type NotificationKind } from "../profile/notifications.ts";
 import type { AgentSession } from "./agent_session.ts";
 import { hookNotices } from "./hook_notices.ts";
 import type { TurnHookContext } from "./turn_types.ts";
@@ -85,18 +84,6 @@ function fireNotification(
       for (const notice of hookNotices(decision, null)) session.notice(notice);
     })().catch((error) => session.log(`Notification hooks failed: ${error}`)),
   );
-}
-
-/** The payload's own fields, in the profile's order; no `title` where the kind has none. */
-export function notificationFields(
-  moments: NotificationMoments,
-  kind: NotificationKind,
-  message: string,
-): EventFields["Notification"] {
-  const title = kind.title === undefined ? {} : { title: kind.title };
-  return moments.typeFirst
-    ? { notification_type: kind.type, message, ...title }
-    : { message, ...title, notification_type: kind.type };
 }
 
 /** Resolves on the next turn of the event loop, or at once when `signal` aborts. */

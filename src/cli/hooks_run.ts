@@ -109,6 +109,7 @@ export const hooksRunCommand: CliCommand = {
       promptId: crypto.randomUUID(),
       permissionMode: permissionModeFor("auto-approve-reads"),
       effort: profile.effort,
+      notifications: profile.notifications,
     });
     if (!completed.ok) return fail(io, `Invalid --input: ${completed.error}`).exitCode;
 

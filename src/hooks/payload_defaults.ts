@@ -6,6 +6,11 @@
 import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import type { HookPayload } from "./handler_runner.ts";
 import { buildPayload, type EventFields, type PayloadSession } from "./payload.ts";
+import {
+  firstNotificationKind,
+  notificationFields,
+  type NotificationMoments,
+} from "../profile/notifications.ts";
 
 export type CompletedPayload =
   | { readonly ok: true; readonly payload: HookPayload; readonly matcherValue: string | null }
@@ -19,10 +24,19 @@ const REQUIRED: Partial<Record<FiredEventName, readonly string[]>> = {
   PermissionRequest: ["tool_name"],
 };
 
+/**
+ * The session a partial payload is completed for: `notifications`, the profile's (a partial
+ * Notification gets its first type, its title and its key order); llama-agent's
+ * `agent_message` with an empty title when absent.
+ */
+export interface CompletionSession extends PayloadSession {
+  readonly notifications?: NotificationMoments;
+}
+
 export function completePayload(
   event: FiredEventName,
   partial: Readonly<Record<string, unknown>>,
-  session: PayloadSession,
+  session: CompletionSession,
   newId: () => string = () => crypto.randomUUID(),
 ): CompletedPayload {
   for (const field of REQUIRED[event] ?? []) {
@@ -34,7 +48,7 @@ export function completePayload(
       return { ok: false, error: `"${field}" must be a string for ${event}` };
     }
   }
-  const base = buildPayload(event, session, defaultFields(event, partial, newId));
+  const base = buildPayload(event, session, defaultFields(event, partial, session, newId));
   const payload: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(partial)) {
     // The event decides the name; a payload claiming another event would only confuse hooks.
@@ -52,6 +66,7 @@ export function completePayload(
 function defaultFields(
   event: FiredEventName,
   partial: Readonly<Record<string, unknown>>,
+  session: CompletionSession,
   newId: () => string,
 ): EventFields[FiredEventName] {
   const toolName = String(partial["tool_name"] ?? "");
@@ -73,8 +88,14 @@ function defaultFields(
       };
     case "PostToolUseFailure":
       return { ...tool, error: "", is_interrupt: false, duration_ms: 0 };
-    case "Notification":
-      return { notification_type: "agent_message", message: "", title: "" };
+    case "Notification": {
+      const moments = session.notifications;
+      const kind = moments === undefined ? undefined : firstNotificationKind(moments);
+      if (moments === undefined || kind === undefined) {
+        return { notification_type: "agent_message", message: "", title: "" };
+      }
+      return notificationFields(moments, kind, "");
+    }
     case "Stop":
       return {
         stop_hook_active: false,

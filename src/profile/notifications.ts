@@ -87,3 +87,20 @@ export function notificationTypes(moments: NotificationMoments): NotificationTyp
     ...(moments.idle === null ? [] : [moments.idle.type]),
   ];
 }
+
+/** The payload's own fields, in the profile's order; no `title` where the kind has none. */
+export function notificationFields(
+  moments: NotificationMoments,
+  kind: NotificationKind,
+  message: string,
+): { notification_type: NotificationType; message: string; title?: string } {
+  const title = kind.title === undefined ? {} : { title: kind.title };
+  return moments.typeFirst
+    ? { notification_type: kind.type, message, ...title }
+    : { message, ...title, notification_type: kind.type };
+}
+
+/** The first kind a profile sends: what a partial Notification payload is completed with. */
+export function firstNotificationKind(moments: NotificationMoments): NotificationKind | undefined {
+  return moments.finishedText?.message ?? moments.permissionAsked ?? moments.idle ?? undefined;
+}

@@ -97,6 +97,7 @@ async function fireAndCheck(
     promptId: `test-prompt-${index}`,
     permissionMode: permissionModeFor(DEFAULT_PERMISSION_MODE),
     effort: profile.effort,
+    notifications: profile.notifications,
   }, () => `test_${index}`);
   if (!completed.ok) {
     return erroredCase(input, "event", started, `Invalid "input": ${completed.error}`);

@@ -187,3 +187,31 @@ Deno.test("session case: evaluatorSaw passes on what the prompt hook's evaluator
     ]]);
   });
 });
+
+Deno.test("event case: a partial Notification is completed as the claude profile sends it", async () => {
+  const log = `cat >> "$CLAUDE_PROJECT_DIR/note.log"`;
+  await withTempProject({
+    ".claude/settings.json": hooksSettings({
+      Notification: [{ matcher: "permission_prompt", hooks: [command(log)] }],
+    }),
+  }, async (project) => {
+    const result = await runEvent(project, {
+      name: "asked",
+      event: "Notification",
+      input: { message: "Claude needs your permission to use Bash" },
+      expect: { matched: ["note.log"] },
+    }, CLAUDE);
+    assertEquals(failureSummary(result), []);
+    const payload = JSON.parse(await Deno.readTextFile(`${project.dir}/note.log`));
+    assertEquals(Object.keys(payload).slice(-4), [
+      "hook_event_name",
+      "message",
+      "title",
+      "notification_type",
+    ]);
+    assertEquals(
+      [payload.message, payload.title, payload.notification_type],
+      ["Claude needs your permission to use Bash", "Permission needed", "permission_prompt"],
+    );
+  });
+});
