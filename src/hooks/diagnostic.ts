@@ -48,7 +48,12 @@ export type DiagnosticCode =
   /** A key repeats in one object: only its last value is read, the earlier ones are ignored. */
   | "LINT_DUPLICATE_KEY"
   /** `${CLAUDE_PLUGIN_ROOT}` or `CLAUDE_PLUGIN_DATA` in a settings hook, where it is empty. */
-  | "LINT_PLUGIN_ROOT_OUTSIDE_PLUGIN";
+  | "LINT_PLUGIN_ROOT_OUTSIDE_PLUGIN"
+  /**
+   * A command prints a literal answer the event cannot use (JSON that does not parse, invalid
+   * output) or partly ignores (a field the event does not read).
+   */
+  | "LINT_OUTPUT_IGNORED";
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

@@ -28,6 +28,7 @@ import {
 } from "./event_table.ts";
 import type { ReadScript } from "./foreign_tool_references.ts";
 import { handlerFieldFindings } from "./handler_field_lint.ts";
+import { literalOutputFindings } from "./literal_output_lint.ts";
 import { isRecord } from "./json_value_at.ts";
 import { finding } from "./lint_finding.ts";
 import type { LoadedPlugin } from "./plugin_hooks.ts";
@@ -99,6 +100,7 @@ export async function lintSettings(
       ...handlerFieldFindings(entry, settings),
       ...ifRuleFindings(entry, settings, profile),
       ...pluginVariableFindings(entry, settings),
+      ...literalOutputFindings(entry, settings, profile),
     );
   }
   findings.push(...await scriptFindings(fired, files, options));
