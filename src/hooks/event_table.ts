@@ -30,9 +30,9 @@ export interface EventSpec {
   /** Whether exit 2 / `decision:"block"` / `ok:false` has an effect on this event. */
   readonly blockable: boolean;
   /**
-   * Whether exit 2 answers on this event. Claude Code reads a PermissionRequest hook's answer
-   * from its JSON only: exit 2 there is an error that decides nothing (the user is asked, as when
-   * no hook decided).
+   * Whether exit 2 is a block (which a `blockable` event obeys and any other reports). Claude
+   * Code reads a PermissionRequest hook's answer from its JSON only: exit 2 there is an error
+   * that decides nothing (the user is asked, as when no hook decided).
    */
   readonly readsExitTwo: boolean;
   /** Fields `hookSpecificOutput` may carry for this event (besides `hookEventName`). */
@@ -53,7 +53,7 @@ function fired(
     group: "fired",
     matcherField,
     blockable,
-    readsExitTwo: blockable,
+    readsExitTwo: true,
     specificOutput,
     commandTimeoutSec,
   };
@@ -64,7 +64,7 @@ function notFired(group: Exclude<EventGroup, "fired">): EventSpec {
     group,
     matcherField: null,
     blockable: false,
-    readsExitTwo: false,
+    readsExitTwo: true,
     specificOutput: [],
     commandTimeoutSec: DEFAULT_TIMEOUT_SEC,
   };
@@ -80,7 +80,7 @@ function profileEvent(
   blockable: boolean,
   specificOutput: readonly string[],
   commandTimeoutSec = DEFAULT_TIMEOUT_SEC,
-  readsExitTwo = blockable,
+  readsExitTwo = true,
 ): EventSpec {
   return { group, matcherField, blockable, readsExitTwo, specificOutput, commandTimeoutSec };
 }
