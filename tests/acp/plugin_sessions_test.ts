@@ -66,7 +66,10 @@ interface PluginAgent {
   readonly root: string;
   readonly cwd: string;
   readonly home: string;
+  /** What the agent logged besides the session's profile line, which `profileLine` checks. */
   readonly logs: string[];
+  /** The line that names the session's profile and why, logged once per session. */
+  readonly profileLine: string | undefined;
   /** initialize, session/new, one prompt; returns what the model was given on each call. */
   promptOnce(prompt: string): Promise<GenerateRequest[]>;
 }
@@ -100,7 +103,12 @@ async function withPluginAgent(
         root,
         cwd: t.cwd,
         home: t.home,
-        logs: t.logs,
+        get logs() {
+          return t.logs.filter((line) => !line.startsWith("Session in "));
+        },
+        get profileLine() {
+          return t.logs.find((line) => line.startsWith("Session in "));
+        },
         async promptOnce(prompt) {
           const sessionId = await t.newSession();
           await t.agent.request("session/prompt", { sessionId, prompt: text(prompt) });
@@ -133,6 +141,7 @@ Deno.test("--plugin-dir under --compat claude: the plugin's PreToolUse guard blo
     assertStringIncludes(seen(requests[1]!), "rm -rf is not allowed by the guard plugin");
     assertEquals(await Deno.readTextFile(`${t.cwd}/guard.log`), "guard\n");
     assertEquals(t.logs, []);
+    assertEquals(t.profileLine, `Session in "${t.cwd}": profile claude (set by --compat)`);
   });
 });
 

@@ -37,6 +37,7 @@ Deno.test("a tool turn announces the call, runs fs_read, and gives the result ba
     assertEquals(response.stopReason, "end_turn");
     const kinds = t.kinds(sessionId).filter((k) => k !== "available_commands_update");
     assertEquals(kinds, [
+      "session_info_update",
       "agent_message_chunk",
       "tool_call",
       "tool_call_update",

@@ -111,21 +111,29 @@ Deno.test("session/load in a new agent process replays the same updates the live
     const sessionId = await p.newSession(first);
     await first.call("session/prompt", { sessionId, prompt: text("read my notes") });
     // The model's load progress is shown live only: it is not the conversation.
-    // Session state (commands, the context meter) is sent live and never replayed.
+    // Session state (commands, the context meter, the title) is sent as it is, not replayed.
+    const isState = (u: JsonObject) =>
+      u.sessionUpdate === "available_commands_update" || u.sessionUpdate === "usage_update" ||
+      u.sessionUpdate === "session_info_update";
     const live = first.sessionUpdates(sessionId).filter((u) =>
-      u.sessionUpdate !== "available_commands_update" && u.sessionUpdate !== "usage_update" &&
+      !isState(u) &&
       !(typeof u._meta === "object" && u._meta !== null && MODEL_LOAD_META_KEY in u._meta)
     );
     await first.close();
 
     const second = await p.startAgent(model);
     await second.call("session/load", { sessionId, cwd: p.cwd, mcpServers: [] });
-    const replayed = second.sessionUpdates(sessionId);
+    const updates = second.sessionUpdates(sessionId);
+    const replayed = updates.filter((u) => !isState(u));
     assertEquals(replayed[0], {
       sessionUpdate: "user_message_chunk",
       content: { type: "text", text: "read my notes" },
     });
     assertEquals(replayed.slice(1), live);
+    assertEquals(
+      updates.filter((u) => u.sessionUpdate === "session_info_update").map((u) => u.title),
+      ["read my notes"],
+    );
     // The conversation goes on from the transcript: a second prompt works in the loaded session.
     const again = await second.call("session/prompt", {
       sessionId,
