@@ -182,7 +182,7 @@ export function createAgentApp(config: AgentConfig): AgentHandle {
           });
         } finally {
           session.endTurn();
-          armIdleNotification(session, promptId, config.idleNotificationMs);
+          armIdleNotification(session, promptId);
           // When the client has the answer, the transcripts hold the whole turn.
           await session.transcript.flush();
           await session.claudeTranscript?.flush();

@@ -10,6 +10,7 @@ import type { ContextBudgetSettings } from "./context_budget.ts";
 import type { ModelCatalog } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
 import type { FiringObserver } from "./session_hook_firer.ts";
+import type { NotificationDelays } from "./notification_hooks.ts";
 
 export interface AgentConfig {
   /** The model the agent was started with: the sessions' default, and prompt and agent hooks'. */
@@ -66,10 +67,10 @@ export interface AgentConfig {
   /** Ids of prompts (hooks' `prompt_id`); random UUIDs when absent. */
   readonly newPromptId?: () => string;
   /**
-   * How long a session waits for its next prompt before an idle Notification fires, where its
-   * profile fires one (`idle_prompt`); the profile's threshold when absent (tests shorten it).
+   * How long Notification waits before `idle_prompt` and `permission_prompt`, where the profile
+   * fires them; the profile's thresholds when absent (tests shorten them).
    */
-  readonly idleNotificationMs?: number;
+  readonly notificationDelays?: NotificationDelays;
   /**
    * The whole environment of shell tool commands run on the agent's machine (clients without
    * `terminal`) and of MCP servers, and where a client terminal's env-file `$NAME`s are looked

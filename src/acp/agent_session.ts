@@ -34,6 +34,7 @@ import {
 import type { SessionHookFirer } from "./session_hook_firer.ts";
 import { type ClientFeatures, NO_CLIENT_FEATURES } from "./client_features.ts";
 import { sessionTitle } from "../agent/session_title.ts";
+import type { NotificationDelays } from "./notification_hooks.ts";
 
 /** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
 const CLOSE_WAIT_MS = 3_000;
@@ -68,6 +69,8 @@ export interface AgentSessionInit {
   readonly toolCallsSoFar?: number;
   /** The first prompt the transcript holds (a restored session's): it names the session. */
   readonly firstPrompt?: readonly ContentBlock[];
+  /** Shorter waits before Notification's `idle_prompt` and `permission_prompt` (tests). */
+  readonly notificationDelays?: NotificationDelays;
 }
 
 export class AgentSession {
@@ -116,6 +119,12 @@ export class AgentSession {
   sessionEnv: readonly EnvAssignment[] = [];
   /** The model's name once its context is open (the Claude-format transcript names it). */
   modelName: string | undefined;
+  readonly notificationDelays: NotificationDelays;
+  /**
+   * When the user last did something the agent sees (`performance.now()`): a prompt, an answer
+   * to a permission question. Claude Code's permission notification waits on it.
+   */
+  lastInteractionAt = performance.now();
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
   readonly background = new AbortController();
   readonly #backgroundWork = new Set<Promise<unknown>>();
@@ -171,6 +180,7 @@ export class AgentSession {
     this.toolKit = init.toolKit;
     this.client = init.client;
     this.log = init.log;
+    this.notificationDelays = init.notificationDelays ?? {};
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
     this.#title = init.firstPrompt === undefined
       ? { named: false, title: null }
@@ -396,6 +406,7 @@ export class AgentSession {
   beginTurn(): AbortSignal {
     if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
     this.#clearIdleWork();
+    this.lastInteractionAt = performance.now();
     this.#turn = { controller: new AbortController(), ended: Promise.withResolvers<void>() };
     // The client shows the user's prompt: what the turn says starts after it.
     this.#tail = THREAD_START;

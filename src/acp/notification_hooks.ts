@@ -22,30 +22,45 @@ export function notifyFinishedText(
   fireNotification(session, turn, moments[which], text);
 }
 
-/** The client is about to be asked to allow a call of `toolName`. */
+/** Shortens the profile's waits (tests): milliseconds. */
+export interface NotificationDelays {
+  /** Instead of the profile's idle threshold. */
+  readonly idleMs?: number;
+  /** Instead of the profile's inactivity before a permission question notifies. */
+  readonly permissionMs?: number;
+}
+
+/**
+ * The client is about to be asked to allow a call of `toolName`: where the profile notifies,
+ * at once if the user has done nothing for its threshold, else once that much time has passed
+ * with the question still open. Call the returned function when the answer comes.
+ */
 export function notifyPermissionAsked(
   session: AgentSession,
   turn: TurnHookContext,
   toolName: string,
-): void {
+): () => void {
   const moment = session.toolKit.profile.notifications.permissionAsked;
-  if (moment === null) return;
-  fireNotification(session, turn, moment, moment.message(toolName));
+  if (moment === null || !session.hooks.has("Notification")) return () => {};
+  const notify = () => fireNotification(session, turn, moment, moment.message(toolName));
+  const threshold = session.notificationDelays.permissionMs ?? moment.afterInactiveMs ?? 0;
+  if (performance.now() - session.lastInteractionAt >= threshold) {
+    notify();
+    return () => {};
+  }
+  const timer = setTimeout(notify, threshold);
+  return () => clearTimeout(timer);
 }
 
 /**
  * After a prompt was answered: where the profile notifies on idleness, Notification fires once
- * when no prompt came for its threshold (`afterMs` overrides it: tests). `promptId` is the last
- * prompt's, as Claude Code sends the last one.
+ * when no prompt came for its threshold. `promptId` is the last prompt's, as Claude Code sends
+ * the last one.
  */
-export function armIdleNotification(
-  session: AgentSession,
-  promptId: string,
-  afterMs?: number,
-): void {
+export function armIdleNotification(session: AgentSession, promptId: string): void {
   const moment = session.toolKit.profile.notifications.idle;
   if (moment === null || !session.hooks.has("Notification")) return;
-  session.whenIdleFor(afterMs ?? moment.afterMs, () => {
+  session.whenIdleFor(session.notificationDelays.idleMs ?? moment.afterMs, () => {
     fireNotification(
       session,
       { promptId, signal: session.background.signal },

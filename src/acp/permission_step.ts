@@ -105,7 +105,7 @@ export async function permitted(
   // Cancelled while the diff was read: no dialog should flash up in the editor.
   if (signal.aborted) return deniedByUser(name);
   // The user is asked: a notifier alerts them (Claude Code's `permission_prompt`).
-  notifyPermissionAsked(session, turn, name);
+  const answered = notifyPermissionAsked(session, turn, name);
   const asking = session.client.request("session/request_permission", {
     sessionId: session.id,
     toolCall: {
@@ -120,6 +120,8 @@ export async function permitted(
     options: permissionOptions(name),
   }, { cancellationSignal: signal });
   const response = await untilAborted(asking.catch(() => undefined), signal);
+  answered();
+  session.lastInteractionAt = performance.now();
   // The user may have changed the file while the prompt was open.
   await deps.files.othersMayHaveWritten();
   const answer = permissionAnswer(response);

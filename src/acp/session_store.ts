@@ -120,6 +120,7 @@ export class SessionStore {
       models: this.config.models,
       modelCatalog: this.config.modelCatalog,
       log: this.config.log,
+      notificationDelays: this.config.notificationDelays,
     });
     session.recordSettings();
     await this.#keep(session);
@@ -324,6 +325,7 @@ export class SessionStore {
       models: this.config.models,
       modelCatalog: this.config.modelCatalog,
       log: this.config.log,
+      notificationDelays: this.config.notificationDelays,
       toolCallsSoFar: highestToolCallNumber(records),
       firstPrompt: records.find((record) => record.type === "prompt")?.prompt,
     });

@@ -5,10 +5,11 @@
  * - `llama`: the source document's contract (hooks.md §4): once per finished agent message and
  *   thought, `notification_type` `agent_message` / `agent_thought`, the whole text as `message`.
  * - `claude`: Claude Code's moments and words (its hooks reference, Notification): the user is
- *   asked to allow a tool call (`permission_prompt`, "Claude needs your permission to use Bash",
- *   title "Permission needed"), and the session has waited for the user's next prompt for 60
- *   seconds (`idle_prompt`, "Claude is waiting for your input", no title). Claude Code sends no
- *   notification per message, so a notifier written for it alerts when it would there.
+ *   asked to allow a tool call and has not answered within 6 seconds of their last action
+ *   (`permission_prompt`, "Claude needs your permission to use Bash"), and the session has
+ *   waited for the user's next prompt for 60 seconds (`idle_prompt`, "Claude is waiting for
+ *   your input"); neither has a title. Claude Code sends no notification per message, so a
+ *   notifier written for it alerts when it would there.
  */
 
 /** Every `notification_type` some profile sends. */
@@ -36,10 +37,16 @@ export interface NotificationMoments {
     readonly message: NotificationKind;
     readonly thought: NotificationKind;
   } | null;
-  /** The client is asked to allow a tool call (`session/request_permission`); null: none. */
+  /**
+   * The client is asked to allow a tool call (`session/request_permission`); null: none. With
+   * `afterInactiveMs`, only once the user has done nothing the agent can see (a prompt, an
+   * answer) for that long: at once when that time has passed already, else when it has and the
+   * question is still open.
+   */
   readonly permissionAsked:
     | NotificationKind & {
       readonly message: (toolName: string) => string;
+      readonly afterInactiveMs?: number;
     }
     | null;
   /**
@@ -62,13 +69,21 @@ export const LLAMA_NOTIFICATIONS: NotificationMoments = {
 /** Claude Code's idle threshold (`messageIdleNotifThresholdMs`): 60 s. */
 export const CLAUDE_IDLE_AFTER_MS = 60_000;
 
+/**
+ * Claude Code's permission dialog notifies through `useNotifyAfterTimeout`: once the user has
+ * not touched the terminal for 6 s (`DEFAULT_INTERACTION_THRESHOLD_MS`).
+ */
+export const CLAUDE_PERMISSION_AFTER_INACTIVE_MS = 6_000;
+
 export const CLAUDE_NOTIFICATIONS: NotificationMoments = {
   typeFirst: false,
   finishedText: null,
+  // No title: the dialog passes only the message and the type (the hooks reference's example
+  // shows a "Permission needed" title, which Claude Code's own call never sets).
   permissionAsked: {
     type: "permission_prompt",
-    title: "Permission needed",
     message: (toolName) => `Claude needs your permission to use ${toolName}`,
+    afterInactiveMs: CLAUDE_PERMISSION_AFTER_INACTIVE_MS,
   },
   idle: {
     type: "idle_prompt",

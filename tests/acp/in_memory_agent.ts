@@ -94,8 +94,8 @@ export interface InMemoryOptions {
   readonly mcpLimits?: AgentConfig["mcp"];
   /** Ids of new sessions (random by default): a test can prepare a session's directory. */
   readonly newSessionId?: () => string;
-  /** How long a session waits for a prompt before an idle Notification (the profile's). */
-  readonly idleNotificationMs?: number;
+  /** Shorter waits before Notification's idle_prompt and permission_prompt (the profile's). */
+  readonly notificationDelays?: AgentConfig["notificationDelays"];
 }
 
 export interface InMemoryAgent {
@@ -168,7 +168,7 @@ export async function withInMemoryAgent(
     version: "0.0.0-test",
     mcp: options.mcpLimits,
     newSessionId: options.newSessionId,
-    idleNotificationMs: options.idleNotificationMs,
+    notificationDelays: options.notificationDelays,
     log: (line) => logs.push(line),
   };
   const handle = createAgentApp(config);

@@ -5,7 +5,9 @@
  * llama-agent's own, and never Claude Code's.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { oneCall, text } from "./claude_session_fixture.ts";
+import { oneCall, recordingModel, text } from "./claude_session_fixture.ts";
+import { callTool, reply } from "./fake_models.ts";
+import type { InMemoryAgent } from "./in_memory_agent.ts";
 import { logging, readLog, settings } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 
@@ -28,12 +30,23 @@ const NOTIFIER = {
 
 const BASH = { command: "touch made.txt", description: "Create made.txt" };
 
-Deno.test("claude profile: a notifier filtering on permission_prompt alerts when the user is asked, with Claude Code's payload", async () => {
+/** The agent of the test running: its permission handler reads the project's logs. */
+let current: InMemoryAgent;
+
+/** A client that takes `ms` to answer, then allows once. */
+const answerAfter = (ms: number) => async () => {
+  await new Promise((r) => setTimeout(r, ms));
+  return { outcome: { outcome: "selected" as const, optionId: "allow_once" } };
+};
+
+Deno.test("claude profile: a notifier filtering on permission_prompt alerts when the user leaves the question open, with Claude Code's payload", async () => {
   await withInMemoryAgent({
     profile: "claude",
     files: NOTIFIER,
     mode: "always-ask",
     model: oneCall("Bash", BASH),
+    notificationDelays: { permissionMs: 150 },
+    onPermission: answerAfter(600),
   }, async (t) => {
     const sessionId = await t.newSession();
     const response = await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
@@ -49,16 +62,64 @@ Deno.test("claude profile: a notifier filtering on permission_prompt alerts when
       permission_mode: "default",
       hook_event_name: "Notification",
       message: "Claude needs your permission to use Bash",
-      title: "Permission needed",
       notification_type: "permission_prompt",
     });
-    // Claude Code's key order: message, title, notification_type last.
-    assertEquals(Object.keys(alert!).slice(-3), ["message", "title", "notification_type"]);
+    // Claude Code's key order: message, then notification_type; its dialog passes no title.
+    assertEquals(Object.keys(alert!).slice(-2), ["message", "notification_type"]);
     // The model's "done" and the call's text are no notification in Claude Code.
     await logOf(`${t.cwd}/all.log`, 1);
     await new Promise((r) => setTimeout(r, 300));
     const all = await readLog(`${t.cwd}/all.log`);
     assertEquals(all.map((p) => p.notification_type), ["permission_prompt"]);
+  });
+});
+
+Deno.test("claude profile: a question answered before the user was inactive for the threshold notifies no one", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: NOTIFIER,
+    mode: "always-ask",
+    model: oneCall("Bash", BASH),
+    notificationDelays: { permissionMs: 400 },
+    onPermission: answerAfter(50),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assertEquals(t.permissionRequests.length, 1);
+    await new Promise((r) => setTimeout(r, 600));
+    assertEquals(await readLog(`${t.cwd}/all.log`), []);
+  });
+});
+
+Deno.test("claude profile: asked after the user was already inactive for the threshold, the notifier alerts at once", async () => {
+  let alertedBeforeAnswer = false;
+  await withInMemoryAgent({
+    profile: "claude",
+    files: NOTIFIER,
+    mode: "always-ask",
+    // The model works for 1.1 s after the prompt before it calls Bash.
+    model: recordingModel([
+      async (request) => {
+        await new Promise((r) => setTimeout(r, 1100));
+        return await callTool("Bash", BASH)(request);
+      },
+      reply("done"),
+    ]),
+    notificationDelays: { permissionMs: 1000 },
+    // Answered well within the threshold: an alert seen by then was sent as the agent asked.
+    onPermission: async () => {
+      const deadline = performance.now() + 800;
+      while (!alertedBeforeAnswer && performance.now() < deadline) {
+        alertedBeforeAnswer = (await readLog(`${current.cwd}/alert.log`)).length === 1;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { outcome: { outcome: "selected" as const, optionId: "allow_once" } };
+    },
+  }, async (t) => {
+    current = t;
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assert(alertedBeforeAnswer, "alerted as the question was put");
   });
 });
 
@@ -88,7 +149,7 @@ Deno.test("claude profile: idle_prompt fires once when no prompt came for the th
       }),
     },
     script: { turns: [{ text: "first" }, { text: "second" }] },
-    idleNotificationMs: 250,
+    notificationDelays: { idleMs: 250 },
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("one") });
@@ -110,7 +171,7 @@ Deno.test("claude profile: closing the session calls the idle notification off",
     profile: "claude",
     files: { ".claude/settings.json": settings({ Notification: [[null, logging("all.log")]] }) },
     script: { turns: [{ text: "done" }] },
-    idleNotificationMs: 200,
+    notificationDelays: { idleMs: 200 },
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("one") });
@@ -131,7 +192,7 @@ Deno.test("llama profile: Notification keeps llama-agent's types, never permissi
       ],
     },
     mode: "always-ask",
-    idleNotificationMs: 100,
+    notificationDelays: { idleMs: 100, permissionMs: 0 },
   }, async (t) => {
     const sessionId = await t.newSession();
     await t.agent.request("session/prompt", { sessionId, prompt: text("go") });

@@ -203,15 +203,14 @@ Deno.test("event case: a partial Notification is completed as the claude profile
     }, CLAUDE);
     assertEquals(failureSummary(result), []);
     const payload = JSON.parse(await Deno.readTextFile(`${project.dir}/note.log`));
-    assertEquals(Object.keys(payload).slice(-4), [
+    assertEquals(Object.keys(payload).slice(-3), [
       "hook_event_name",
       "message",
-      "title",
       "notification_type",
     ]);
     assertEquals(
-      [payload.message, payload.title, payload.notification_type],
-      ["Claude needs your permission to use Bash", "Permission needed", "permission_prompt"],
+      [payload.message, payload.notification_type],
+      ["Claude needs your permission to use Bash", "permission_prompt"],
     );
   });
 });
