@@ -83,7 +83,7 @@ const spec: CommandSpec = {
     "llama-agent hooks lint --cwd packages/api --format json",
     "llama-agent hooks lint --compat llama --fix   # Bash -> Bash|shell, Edit|Write -> Edit|Write|fs_edit|fs_write",
     "llama-agent hooks lint --compat claude",
-    "llama-agent hooks lint --compat claude --plugin-dir ../my-plugin",
+    "llama-agent hooks lint --compat claude --plugin-dir ~/plugins/my-plugin",
     "llama-agent hooks lint --format github   # in a GitHub Actions step",
     "llama-agent hooks lint --strict   # CI: exit 1 when a hook never fires here",
   ],

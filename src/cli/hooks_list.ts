@@ -48,7 +48,7 @@ const spec: CommandSpec = {
     "llama-agent hooks list",
     "llama-agent hooks list --cwd packages/api --json   # --cwd: under this directory or $HOME",
     "llama-agent hooks list --compat claude",
-    "llama-agent hooks list --compat claude --plugin-dir ../my-plugin",
+    "llama-agent hooks list --compat claude --plugin-dir ~/plugins/my-plugin",
   ],
 };
 

@@ -78,7 +78,7 @@ const spec: CommandSpec = {
     `llama-agent hooks run PreToolUse --compat claude --input '{"tool_name":"Bash","tool_input":{"command":"git commit -m x"}}'`,
     "llama-agent hooks run Stop --input @stop.json --json",
     `llama-agent hooks run PreToolUse --exit-code --input '{"tool_name":"shell","tool_input":{"command":"rm -rf /"}}' > /dev/null; [ $? -eq 1 ] && echo denied`,
-    `llama-agent hooks run PreToolUse --compat claude --plugin-dir ../guard --input '{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}'`,
+    `llama-agent hooks run PreToolUse --compat claude --plugin-dir ~/plugins/guard --input '{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}'`,
   ],
 };
 

@@ -117,7 +117,7 @@ const spec: CommandSpec = {
     'llama-agent hooks test .claude/hooks-tests/guard.test.jsonc --filter "rm -rf" --explain',
     "llama-agent hooks test --reporter junit > hooks-tests.xml",
     "llama-agent hooks test --reporter github   # in a GitHub Actions step",
-    "llama-agent hooks test --compat claude --plugin-dir ../my-plugin",
+    "llama-agent hooks test --compat claude --plugin-dir ~/plugins/my-plugin",
     "llama-agent hooks test --shard 2/4 --reporter junit > hooks-tests-2.xml",
     'llama-agent hooks test --filter "rm -rf" --update   # then review: git diff',
     "llama-agent hooks test --watch",

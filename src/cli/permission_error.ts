@@ -18,12 +18,7 @@ export function describePermissionError(
     `${readableRoots(launchDir, undefined)}; start it from a directory that contains this path`;
 }
 
-/** Whether `error` is Deno refusing a path outside the granted roots (not the OS refusing it). */
-export function isOutsideGrant(error: unknown): boolean {
-  return error instanceof Deno.errors.NotCapable ||
-    (error instanceof Deno.errors.PermissionDenied &&
-      /Requires (read|write) access/.test(error.message));
-}
+export { isOutsideGrant } from "../outside_grant.ts";
 
 /**
  * For a file the user named (`--model`, `--rules`) outside what llama-agent may read: where it

@@ -17,7 +17,8 @@ export const PLUGIN_DIR_FLAG: FlagSpec = {
   type: "string",
   valueName: "DIR",
   repeatable: true,
-  description: "Load the hooks of the Claude Code plugin in DIR (repeatable; under the claude " +
+  description: "Load the hooks of the Claude Code plugin in DIR, which llama-agent reads only " +
+    "under the directory it starts in or your home directory (repeatable; under the claude " +
     "profile, which --compat auto chooses for plugin dirs unless the hooks name llama-agent's " +
     "tools)",
 };

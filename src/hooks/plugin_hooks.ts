@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { readConfigFile } from "../config_file.ts";
 import { errorMessage } from "../error.ts";
+import { outsideGrantWords } from "../outside_grant.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { type EventProfile, isHookEventName } from "./event_table.ts";
 import { isRecord } from "./json_value_at.ts";
@@ -43,7 +44,16 @@ export interface PluginReadOptions {
   readonly readTextFile?: ReadTextFile;
   /** Which events register, as for settings files. */
   readonly profile?: EventProfile;
+  /** The home directory, which the words for a plugin llama-agent may not read name. */
+  readonly home?: string;
 }
+
+/**
+ * What to do about a plugin (or a link in it) outside what llama-agent may read: Claude Code
+ * reads a plugin wherever it is, llama-agent only under those two directories.
+ */
+const MOVE_PLUGIN = "start llama-agent from a directory that contains the plugin, or move the " +
+  "plugin (and what its links lead to) under your home directory";
 
 const PluginManifest = z.looseObject({
   name: z.string({ error: '"name" must be a string' }).min(1, {
@@ -80,11 +90,13 @@ export async function readPluginDir(
   try {
     text = await (options.readTextFile ?? readConfigFile)(file);
   } catch (error) {
+    const outside = outsideGrantWords(error, home);
     const detail = error instanceof Deno.errors.NotFound
       ? `it has no ".claude-plugin/plugin.json", which marks a plugin directory and names it`
-      : `cannot read ".claude-plugin/plugin.json": ${
-        errorMessage(error)
-      }; make it a regular JSON file`;
+      : outside !== undefined
+      ? `cannot read ".claude-plugin/plugin.json": ${outside}; ${MOVE_PLUGIN}`
+      : `cannot read ".claude-plugin/plugin.json": ${errorMessage(error)}; make it a regular ` +
+        "JSON file";
     return refuse("SETTINGS_UNREADABLE", "", detail);
   }
   let value: unknown;
@@ -158,13 +170,17 @@ export async function readPluginHooks(
       });
       return done("missing");
     }
+    const outside = outsideGrantWords(error, options.home);
     sink.diagnostics.push({
       code: "SETTINGS_UNREADABLE",
       severity: "error",
       file: hooksFile,
       pointer: "",
-      message: `Cannot read the hooks of plugin "${location.id}": ${errorMessage(error)}; ` +
-        `make "hooks/hooks.json" a regular JSON file, or remove the plugin`,
+      message: `Cannot read the hooks of plugin "${location.id}": ` +
+        (outside === undefined
+          ? `${errorMessage(error)}; make "hooks/hooks.json" a regular JSON file, or remove the ` +
+            "plugin"
+          : `${outside}; ${MOVE_PLUGIN}`),
     });
     return done("unreadable");
   }

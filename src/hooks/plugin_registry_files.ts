@@ -8,6 +8,7 @@
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { z } from "zod";
 import { errorMessage } from "../error.ts";
+import { outsideGrantWords } from "../outside_grant.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import { valueAt } from "./json_value_at.ts";
 import { isAbsolutePath, normalizePath } from "./path_text.ts";
@@ -102,7 +103,8 @@ function article(word: string): string {
 /** What reading one of these files gave: never a throw. */
 export type JsonFileRead =
   | { readonly kind: "missing" }
-  | { readonly kind: "unreadable"; readonly message: string }
+  /** `outside`: llama-agent may not read it (outside_grant.ts), and `message` says so. */
+  | { readonly kind: "unreadable"; readonly message: string; readonly outside: boolean }
   | { readonly kind: "not_json"; readonly message: string }
   | { readonly kind: "json"; readonly value: unknown; readonly text: string };
 
@@ -115,7 +117,10 @@ export async function readJsonFile(
     raw = await read(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
-    return { kind: "unreadable", message: errorMessage(error) };
+    const outside = outsideGrantWords(error);
+    return outside === undefined
+      ? { kind: "unreadable", message: errorMessage(error), outside: false }
+      : { kind: "unreadable", message: outside, outside: true };
   }
   const text = withoutBom(raw).body;
   try {
@@ -221,8 +226,12 @@ export function registryFile(
         severity: "error",
         file,
         pointer: "",
-        message:
-          `Cannot load plugin "${pluginId}": cannot read "${file}": ${read.message}; make it the regular file Claude Code writes, or remove the plugin from enabledPlugins`,
+        message: `Cannot load plugin "${pluginId}": cannot read "${file}": ${read.message}; ` +
+          (read.outside
+            ? "start llama-agent from a directory that contains it, or remove the plugin from " +
+              "enabledPlugins"
+            : "make it the regular file Claude Code writes, or remove the plugin from " +
+              "enabledPlugins"),
       });
       return undefined;
     case "not_json":

@@ -58,7 +58,7 @@ async function withPlugins(
   home: string | undefined,
   options: SessionHooksOptions,
 ): Promise<LoadedHooks> {
-  const read = { readTextFile: options.readTextFile, profile: options.profile };
+  const read = { readTextFile: options.readTextFile, profile: options.profile, home };
   const diagnostics: Diagnostic[] = [];
   const inline = await Promise.all(
     (options.pluginDirs ?? []).map((dir) => readPluginDir(dir, home, read)),

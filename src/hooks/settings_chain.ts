@@ -3,6 +3,7 @@
  * merged additively in chain order. A bad entry costs only itself; nothing here throws.
  */
 import { errorMessage } from "../error.ts";
+import { outsideGrantWords } from "../outside_grant.ts";
 import { readConfigFile } from "../config_file.ts";
 import { type Diagnostic, jsonPointer } from "./diagnostic.ts";
 import type { EventProfile } from "./event_table.ts";
@@ -184,6 +185,11 @@ async function readOrMissing(read: ReadTextFile, path: string): Promise<ReadOutc
     return { kind: "text", text: await read(path) };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
-    return { kind: "unreadable", message: errorMessage(error) };
+    // A settings file that links out of the project and the home directory.
+    const outside = outsideGrantWords(error);
+    return {
+      kind: "unreadable",
+      message: outside === undefined ? errorMessage(error) : `${outside}; make it a regular file`,
+    };
   }
 }

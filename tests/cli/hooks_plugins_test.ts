@@ -411,3 +411,38 @@ Deno.test("hooks test --plugin-dir adds the plugin to every claude case: its gua
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
+
+// Launched from the project with HOME beside it, the plugins directory is outside both: Deno
+// refuses to read there, and the user is told so in llama-agent's words, never Deno's advice
+// about a flag llama-agent does not have.
+Deno.test("a plugin llama-agent may not read is said in its words: where it may read and what to do", async () => {
+  await inTemp(async (dirs) => {
+    await Deno.symlink("../plugins/guard", `${dirs.project}/linked`);
+    const run = (dir: string) =>
+      runCli(["hooks", "list", "--compat", "claude", "--plugin-dir", dir], {
+        cwd: dirs.project,
+        home: dirs.home,
+      });
+    const given = await run("../plugins/guard");
+    assertEquals([given.code, given.stdout], [2, ""]);
+    assertStringIncludes(
+      given.stderr,
+      `Cannot load --plugin-dir "../plugins/guard": Cannot read "${dirs.guard}": llama-agent ` +
+        `may only use files under "${dirs.project}" (where it was started) and your home directory`,
+    );
+    const linked = await run("linked");
+    assertEquals(linked.code, 0, linked.stderr);
+    assertStringIncludes(
+      linked.stdout,
+      `Cannot load the plugin in "${dirs.project}/linked": cannot read ` +
+        `".claude-plugin/plugin.json": llama-agent may not read ` +
+        `"${dirs.guard}/.claude-plugin/plugin.json": it may only use files under the directory ` +
+        `it was started in and your home directory "${dirs.home}"; start llama-agent from a ` +
+        "directory that contains the plugin, or move the plugin (and what its links lead to) " +
+        "under your home directory",
+    );
+    for (const said of [given.stderr, linked.stdout, linked.stderr]) {
+      assert(!said.includes("--allow-"), said);
+    }
+  });
+});
