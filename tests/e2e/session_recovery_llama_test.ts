@@ -81,7 +81,9 @@ Deno.test("an agent killed with -9 mid-command: the next agent process replays t
 Deno.test("always-ask set in one agent process holds in the next, on resume and on load: the read asks", async () => {
   await withE2eProject({ "project/notes.txt": "buy milk\n" }, async (p) => {
     const model = await writeToolCallModel(p.models, READ_NOTES);
-    const first = await p.startAgent(model);
+    // A client that takes boolean options, so the Stop option is offered and answered back.
+    const booleans = { session: { configOptions: { boolean: {} } } };
+    const first = await p.startAgent(model, [], booleans);
     const sessionId = await p.newSession(first);
     await first.call("session/set_mode", { sessionId, modeId: "always-ask" });
     await first.call("session/set_config_option", {
@@ -93,7 +95,7 @@ Deno.test("always-ask set in one agent process holds in the next, on resume and 
     await first.close();
 
     for (const method of ["session/resume", "session/load"]) {
-      const next = await p.startAgent(model);
+      const next = await p.startAgent(model, [], booleans);
       const asked = allowAndRecord(next);
       const answer = await next.call(method, {
         sessionId,
