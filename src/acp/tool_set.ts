@@ -17,7 +17,7 @@ import { LocalFileAccess } from "../agent/local_file_access.ts";
 import { LocalShellRunner } from "../agent/local_shell_runner.ts";
 import { type ShellRunner, withSessionEnv } from "../agent/shell_runner.ts";
 import { shellProgram } from "../agent/shell_program.ts";
-import { ShellSession } from "../agent/shell_session.ts";
+import { ShellSession, shellStyleUnder } from "../agent/shell_session.ts";
 import { toolFormFor } from "../agent/tool_kit.ts";
 import type { ToolDefinition } from "../model/model.ts";
 import type { AgentConfig } from "./agent_config.ts";
@@ -69,7 +69,7 @@ export function toolSetFor(
   // The profile's shell, in the session's current directory, which it follows where it keeps it.
   const shellEnv = config.shellEnv ?? { SHELL: Deno.env.get("SHELL"), PATH: Deno.env.get("PATH") };
   const shell = new ShellSession(withSessionEnv(runner, session.sessionEnv), {
-    style: session.toolKit.profile.shell,
+    style: shellStyleUnder(session.toolKit.profile.shell, config.env),
     directory: session.workingDirectory,
     reportDir: join(dirname(resolve(session.transcript.path)), "shell"),
     program: (choice) => shellProgram(choice, shellEnv),

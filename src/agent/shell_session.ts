@@ -26,6 +26,22 @@ import type { ShellRunner, ShellRunRequest, ShellRunResult } from "./shell_runne
 import type { WorkingDirectory } from "./working_directory.ts";
 import type { ShellChoice } from "../profile/shell_style.ts";
 
+/**
+ * Claude Code's switch to start every command in the project directory again
+ * (`CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR`, its tools reference): honoured the same way.
+ */
+export const MAINTAIN_PROJECT_DIR_ENV = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR";
+
+/** The style under the agent's environment: Claude Code's switch turns the carry-over off. */
+export function shellStyleUnder(
+  style: ShellStyle,
+  env: (name: string) => string | undefined,
+): ShellStyle {
+  const value = env(MAINTAIN_PROJECT_DIR_ENV)?.trim().toLowerCase() ?? "";
+  const on = ["1", "true", "yes", "on"].includes(value);
+  return on && style.keepsDirectory ? { ...style, keepsDirectory: false } : style;
+}
+
 /** `pwd -P` and its newline: more than any path. */
 const REPORT_MAX_BYTES = 64 * 1024;
 

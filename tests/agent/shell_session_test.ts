@@ -8,7 +8,7 @@ import { ClientShellRunner } from "../../src/agent/client_shell_runner.ts";
 import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
 import { commandOfScript } from "../../src/agent/shell_script.ts";
 import { SH, shellProgram } from "../../src/agent/shell_program.ts";
-import { ShellSession } from "../../src/agent/shell_session.ts";
+import { ShellSession, shellStyleUnder } from "../../src/agent/shell_session.ts";
 import type { ShellRunner, ShellRunResult } from "../../src/agent/shell_runner.ts";
 import { WorkingDirectory } from "../../src/agent/working_directory.ts";
 import {
@@ -235,5 +235,23 @@ Deno.test("claude: in a client's terminal the command is the same script, and it
     assertEquals([args[0], commandOfScript(args[1]!)], ["-c", "cd sub"]);
     assertEquals([first!.cwd, second!.cwd], [`${dir}/proj`, `${dir}/proj/sub`]);
     assertEquals(await reportsLeft(dir), []);
+  });
+});
+
+Deno.test("claude: CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR starts every command in the session's directory, as in Claude Code", async () => {
+  const env = (value: string) => (name: string) =>
+    name === "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR" ? value : undefined;
+  assertEquals(shellStyleUnder(CLAUDE_SHELL_STYLE, env("1")).keepsDirectory, false);
+  assertEquals(shellStyleUnder(CLAUDE_SHELL_STYLE, env("true")).keepsDirectory, false);
+  assertEquals(shellStyleUnder(CLAUDE_SHELL_STYLE, env("0")), CLAUDE_SHELL_STYLE);
+  assertEquals(shellStyleUnder(CLAUDE_SHELL_STYLE, () => undefined), CLAUDE_SHELL_STYLE);
+  await withTempDir(TREE, async (dir) => {
+    const s = session(dir, shellStyleUnder(CLAUDE_SHELL_STYLE, env("1")));
+    const moved = await s.run(`cd ${dir}/elsewhere`);
+    assert(moved.kind === "exited" && moved.cwdReset === undefined, "no notice: nothing moved");
+    await s.run("cd sub");
+    assertEquals(output(await s.run("pwd")), `${dir}/proj\n`);
+    // Still the profile's shell.
+    assertEquals(output(await s.run("echo $0")), `${BASH}\n`);
   });
 });
