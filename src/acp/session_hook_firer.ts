@@ -172,6 +172,7 @@ export async function createSessionHookFirer(options: {
           event,
           matcherValue,
           payload,
+          outputRules: profile,
           registrations: matched,
           runHandler: withDefaultTimeout(runHandler, fireOptions.defaultTimeoutSec),
           context: {

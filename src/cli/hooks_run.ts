@@ -133,6 +133,7 @@ export const hooksRunCommand: CliCommand = {
         event: event.name,
         matcherValue: completed.matcherValue,
         payload: completed.payload,
+        outputRules: profile,
         registrations: selection.matched,
         runHandler: createHandlerRunner(),
         context: { event: event.name, cwd: invocation.cwd, sessionId, signal: abort.signal },

@@ -14,6 +14,7 @@ import type {
   PreToolUseOutput,
 } from "./hook_output.ts";
 import { PERMISSION_REQUEST_DENIED, permissionRequestSay } from "./permission_request_decision.ts";
+import type { CompatProfile } from "../profile/compat_profile.ts";
 
 /** Something one hook said, and the id of the registration that said it. */
 export interface Said {
@@ -155,11 +156,18 @@ const READS: Record<FiredEventName, EventReads> = {
 
 const NONE: Verdict = { kind: "none" };
 
+/** What of a hook's JSON the session's profile reads (compat_profile.ts). */
+export type OutputRules = Pick<CompatProfile, "readsTopLevelContext">;
+
+/** The source document's rules, which the llama profile follows. */
+const DOCUMENT_RULES: OutputRules = { readsTopLevelContext: true };
+
 export function combineOutcomes(
   event: FiredEventName,
   outcomes: readonly HookOutcome[],
+  rules: OutputRules = DOCUMENT_RULES,
 ): HookDecision {
-  const c = new Collector(event);
+  const c = new Collector(event, rules);
   const inChainOrder = outcomes.toSorted((a, b) => a.registration.order - b.registration.order);
   for (const outcome of inChainOrder) c.read(outcome);
   return c.decision();
@@ -190,8 +198,11 @@ class Collector {
   /** Each registration's `<cmd>`, for the notices of what it said that was ignored. */
   readonly #commands = new Map<string, string>();
 
-  constructor(event: FiredEventName) {
+  readonly #rules: OutputRules;
+
+  constructor(event: FiredEventName, rules: OutputRules) {
     this.#event = event;
+    this.#rules = rules;
     this.#reads = READS[event];
     this.#blockable = HOOK_EVENTS[event].blockable;
   }
@@ -294,7 +305,14 @@ class Collector {
         this.#stop = { kind: "stop", by, stopReason: output.stopReason || null };
       }
     }
-    this.#context(by, output.additionalContext);
+    if (this.#rules.readsTopLevelContext) this.#context(by, output.additionalContext);
+    else if (output.additionalContext) {
+      this.#ignore(
+        by,
+        `A top-level "additionalContext" has no effect: put it in "hookSpecificOutput", with ` +
+          `"hookEventName": "${this.#event}"`,
+      );
+    }
     const specific = output.hookSpecificOutput;
     this.#context(by, specificContext(specific));
     this.#unreadFields(by, output);

@@ -3,7 +3,7 @@
  * combine them into one decision. The outside world comes in through `runHandler` only, so the
  * engine runs the same in tests, in `hooks test` and in a session.
  */
-import { combineOutcomes, type HookDecision } from "./decision.ts";
+import { combineOutcomes, type HookDecision, type OutputRules } from "./decision.ts";
 import { FIRED_EVENTS, type FiredEventName } from "./event_table.ts";
 import type { HandlerResult } from "./handler_result.ts";
 import type {
@@ -26,6 +26,8 @@ export interface FireHooksRequest {
   readonly context: HandlerContext;
   /** Each hook's own `extraEnv`; without it every hook gets `context` as it is. */
   readonly hookEnv?: HookEnvPreparer;
+  /** What of the hooks' JSON the session's profile reads; the source document's by default. */
+  readonly outputRules?: OutputRules;
 }
 
 export interface HookRun {
@@ -73,7 +75,7 @@ async function fireAll(request: FireHooksRequest): Promise<HookFiring> {
   const runs = await Promise.all(
     registrations.map((registration, position) => runOne(request, registration, position)),
   );
-  const decision = combineOutcomes(event, runs.map((run) => run.outcome));
+  const decision = combineOutcomes(event, runs.map((run) => run.outcome), request.outputRules);
   return { event, matcherValue, runs, decision };
 }
 

@@ -6,7 +6,7 @@
  * time (hook_outcome.ts, decision.ts), so lint and the agent never disagree; only literal words
  * are read, never what a variable or a program prints.
  */
-import { combineOutcomes } from "./decision.ts";
+import { combineOutcomes, type OutputRules } from "./decision.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 import { type EventProfile, type FiredEventName, isFiredEvent } from "./event_table.ts";
 import { interpretResult } from "./hook_outcome.ts";
@@ -20,7 +20,7 @@ import type { SettingsFile } from "./settings_file.ts";
 export function literalOutputFindings(
   entry: LoadedHandler,
   settings: SettingsFile,
-  profile: EventProfile,
+  profile: EventProfile & OutputRules,
 ): Diagnostic[] {
   const { handler, event } = entry;
   if (handler.type !== "command" || handler.args !== undefined) return [];
@@ -28,7 +28,7 @@ export function literalOutputFindings(
   const out: Diagnostic[] = [];
   const pointer = entry.source.pointer + "/command";
   for (const printed of literalOutputs(handler.command)) {
-    for (const problem of outputProblems(entry, event, printed)) {
+    for (const problem of outputProblems(entry, event, printed, profile)) {
       out.push(finding(settings, pointer, "LINT_OUTPUT_IGNORED", problem));
     }
   }
@@ -36,7 +36,12 @@ export function literalOutputFindings(
 }
 
 /** The problems the agent would find in `stdout` as the answer of this hook on `event`. */
-function outputProblems(entry: LoadedHandler, event: FiredEventName, stdout: string): string[] {
+function outputProblems(
+  entry: LoadedHandler,
+  event: FiredEventName,
+  stdout: string,
+  rules: OutputRules,
+): string[] {
   const registration = { ...entry, id: registrationId(entry.source), order: 0 };
   const outcome = interpretResult(event, registration, {
     kind: "exited",
@@ -49,7 +54,7 @@ function outputProblems(entry: LoadedHandler, event: FiredEventName, stdout: str
   if (outcome.kind === "error") {
     return [`The answer it prints cannot be used on "${event}": ${outcome.detail}`];
   }
-  const decision = combineOutcomes(event, [outcome]);
+  const decision = combineOutcomes(event, [outcome], rules);
   return decision.unread.map((unread) =>
     `Part of the answer it prints has no effect on "${event}": ${unread.text}`
   );

@@ -109,6 +109,12 @@ export interface CompatProfile {
    * per finished message and thought, or Claude Code's when the user is asked and when idle.
    */
   readonly notifications: NotificationMoments;
+  /**
+   * Whether a hook's top-level `additionalContext` reaches the model: the source document reads
+   * it; Claude Code reads `additionalContext` only inside `hookSpecificOutput`, and a top-level
+   * one is ignored (here the user is told, decision.ts).
+   */
+  readonly readsTopLevelContext: boolean;
 }
 
 const LLAMA: CompatProfile = {
@@ -135,6 +141,7 @@ const LLAMA: CompatProfile = {
   cutNotes: LLAMA_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,
   notifications: LLAMA_NOTIFICATIONS,
+  readsTopLevelContext: true,
 };
 
 const CLAUDE: CompatProfile = {
@@ -157,6 +164,7 @@ const CLAUDE: CompatProfile = {
   cutNotes: CLAUDE_CUT_NOTES,
   foreignTools: FOREIGN_TOOLS,
   notifications: CLAUDE_NOTIFICATIONS,
+  readsTopLevelContext: false,
 };
 
 export const COMPAT_PROFILES: Readonly<Record<CompatProfileId, CompatProfile>> = {

@@ -124,6 +124,7 @@ async function fireAndCheck(
     event,
     matcherValue: completed.matcherValue,
     payload: completed.payload,
+    outputRules: profile,
     registrations: selection.matched,
     runHandler: hookEnvs === undefined
       ? createHandlerRunner(runnerOptions)

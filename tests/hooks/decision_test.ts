@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { combineOutcomes, joinedContext, type Verdict } from "../../src/hooks/decision.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import { interpretResult } from "../../src/hooks/hook_outcome.ts";
+import { compatProfile } from "../../src/profile/compat_profile.ts";
 import {
   answered,
   commandRegistration,
@@ -208,6 +209,31 @@ Deno.test("additionalContext is kept in chain order, top-level before hookSpecif
     { by: id("PostToolUse", 1), text: "b" },
   ]);
   assertEquals(joinedContext(decision), "a1\na2\nb");
+});
+
+// Claude Code reads additionalContext only inside hookSpecificOutput (its processHookJSONOutput
+// takes it per event from there): in the claude profile a top-level one reaches no model, and
+// the user is told where it belongs.
+Deno.test("in the claude profile a top-level additionalContext is ignored, and the user told", () => {
+  const outcomes = [
+    outcome(
+      "PostToolUse",
+      0,
+      answered({
+        additionalContext: "a1",
+        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "a2" },
+      }),
+    ),
+  ];
+  const claude = combineOutcomes("PostToolUse", outcomes, compatProfile("claude"));
+  assertEquals(claude.contexts, [{ by: id("PostToolUse", 0), text: "a2" }]);
+  assertEquals(claude.unread.map((u) => u.text), [
+    'A top-level "additionalContext" has no effect: put it in "hookSpecificOutput", with ' +
+    '"hookEventName": "PostToolUse"',
+  ]);
+  const llama = combineOutcomes("PostToolUse", outcomes, compatProfile("llama"));
+  assertEquals(llama.contexts.map((c) => c.text), ["a1", "a2"]);
+  assertEquals(llama.unread, []);
 });
 
 Deno.test("block beats context, and the context is still kept", () => {

@@ -73,3 +73,15 @@ Deno.test("a valid literal answer, plain text and printed variables give no find
   }, "llama");
   assertEquals(found, []);
 });
+
+Deno.test("a literal top-level additionalContext is found in the claude profile only", async () => {
+  const hooks = {
+    PostToolUse: [group("Edit", run(`echo '{"additionalContext": "formatted"}'`))],
+  };
+  assertEquals(await lint(hooks, "claude"), [
+    "warning LINT_OUTPUT_IGNORED /hooks/PostToolUse/0/hooks/0/command: Part of the answer it " +
+    'prints has no effect on "PostToolUse": A top-level "additionalContext" has no effect: put ' +
+    'it in "hookSpecificOutput", with "hookEventName": "PostToolUse"',
+  ]);
+  assertEquals(await lint(hooks, "llama"), []);
+});
