@@ -83,7 +83,12 @@ export class SessionStore {
     // session's profile (`--compat auto`), which decides everything else it presents.
     const choice = await this.#chooseProfile(cwd);
     const { profile } = choice.decision;
-    const claudeTranscript = this.#claudeTranscript(id, cwd, profile);
+    const claudeTranscript = this.#claudeTranscript(
+      id,
+      cwd,
+      profile,
+      () => session.workingDirectory.current,
+    );
     const hooks = await this.#openHooks(
       id,
       cwd,
@@ -195,6 +200,7 @@ export class SessionStore {
     id: string,
     cwd: string,
     profile: CompatProfile,
+    currentCwd: () => string,
   ): ClaudeTranscript | undefined {
     if (profile.transcript !== "claude") return undefined;
     const home = claudeTranscriptHome(this.config.home);
@@ -208,6 +214,7 @@ export class SessionStore {
     return new ClaudeTranscript({
       path: claudeTranscriptPathFor(home, cwd, id),
       cwd,
+      currentCwd,
       sessionId: id,
       version: this.config.version,
       log: this.config.log,
@@ -290,7 +297,12 @@ export class SessionStore {
       this.config.modelCatalog,
       this.config.log,
     );
-    const claudeTranscript = this.#claudeTranscript(sessionId, cwd, profile);
+    const claudeTranscript = this.#claudeTranscript(
+      sessionId,
+      cwd,
+      profile,
+      () => session.workingDirectory.current,
+    );
     // Before anything is opened: nothing is left to close when it is refused.
     const unreadable = await claudeTranscript?.unreadable();
     if (unreadable !== undefined) throw invalidParams(unreadable);

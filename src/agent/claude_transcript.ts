@@ -53,6 +53,11 @@ export interface ClaudeTranscriptInit extends RecordTail {
   readonly now?: () => Date;
   /** Makes the uuids of records and the ids of replies (tests pin them). */
   readonly newUuid?: () => string;
+  /**
+   * Where the session's shell is now, for each record's `cwd` (default: `cwd`): Claude Code
+   * writes the directory its Bash has moved to, not the one the session started in.
+   */
+  readonly currentCwd?: () => string;
 }
 
 /** A line of an existing transcript that carries a uuid: the chain goes on from the last one. */
@@ -66,7 +71,8 @@ type ChainEnd =
 
 export class ClaudeTranscript {
   readonly path: string;
-  readonly #tail: RecordTail;
+  readonly #startTail: RecordTail;
+  readonly #currentCwd: (() => string) | undefined;
   readonly #log: (line: string) => void;
   readonly #now: () => Date;
   readonly #newUuid: () => string;
@@ -88,10 +94,18 @@ export class ClaudeTranscript {
   /** What the file held when it was first looked at: where its chain ends. */
   #chainEndRead: Promise<ChainEnd> | undefined;
 
+  /** What every record ends with, `cwd` where the session's shell is as the record is made. */
+  get #tail(): RecordTail {
+    return this.#currentCwd === undefined
+      ? this.#startTail
+      : { ...this.#startTail, cwd: this.#currentCwd() };
+  }
+
   /** Writes nothing until `open`: hooks can be wired to it before the file exists. */
   constructor(init: ClaudeTranscriptInit) {
     this.path = init.path;
-    this.#tail = { cwd: init.cwd, sessionId: init.sessionId, version: init.version };
+    this.#startTail = { cwd: init.cwd, sessionId: init.sessionId, version: init.version };
+    this.#currentCwd = init.currentCwd;
     this.#log = init.log;
     this.#now = init.now ?? (() => new Date());
     this.#newUuid = init.newUuid ?? (() => crypto.randomUUID());

@@ -102,3 +102,29 @@ Deno.test("llama: every shell command starts in the session directory, and hooks
     assertEquals(pre.map((payload) => payload.cwd), [t.cwd, t.cwd]);
   });
 });
+
+Deno.test("claude: the Claude-format transcript's records name the directory the shell is in as they are written", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: {
+      "sub/.keep": "",
+      ".claude/settings.json": settings({ Stop: [[null, logging("stop.log")]] }),
+    },
+    model: calling([["Bash", { command: "cd sub" }], ["Bash", { command: "pwd" }]]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    const [stop] = await readLog(`${t.cwd}/stop.log`);
+    const records = (await lines(stop!.transcript_path as string)).map((line) => JSON.parse(line));
+    const cwdOf = (predicate: (record: Record<string, unknown>) => boolean) =>
+      records.filter(predicate).map((record) => record.cwd);
+    const isPrompt = (r: Record<string, unknown>) =>
+      r.type === "user" && typeof (r.message as { content: unknown }).content === "string";
+    const isResult = (r: Record<string, unknown>) =>
+      r.type === "user" && Array.isArray((r.message as { content: unknown }).content) &&
+      ((r.message as { content: { type: string }[] }).content[0]?.type === "tool_result");
+    assertEquals(cwdOf(isPrompt), [t.cwd]);
+    // The cd's own result is written once the shell has moved, as Claude Code writes it.
+    assertEquals(cwdOf(isResult), [`${t.cwd}/sub`, `${t.cwd}/sub`]);
+  });
+});
