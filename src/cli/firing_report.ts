@@ -139,8 +139,14 @@ function describeDecision(event: string, decision: HookDecision): string[] {
     );
   }
   if (decision.updatedToolOutput) {
-    const { by, text } = decision.updatedToolOutput;
-    out.push(`  updatedToolOutput, what the model reads (by ${by}): ${text}`);
+    const { by, value, text } = decision.updatedToolOutput;
+    out.push(
+      typeof value === "string"
+        ? `  updatedToolOutput, what the model reads (by ${by}): ${text}`
+        // The tool tells a value of its own response's shape its own way (ToolKit.rewrittenOutput).
+        : `  updatedToolOutput (by ${by}), read as the tool's own output if it has its ` +
+          `tool_response's shape, else as this JSON: ${text}`,
+    );
   }
   for (const said of decision.contexts) {
     out.push(`  additionalContext (by ${said.by}): ${said.text}`);
