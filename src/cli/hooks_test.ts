@@ -50,10 +50,10 @@ const spec: CommandSpec = {
     "--update rewrites the expect of each failing case to what was observed, editing only the\n" +
     "values that failed (comments and formatting stay), and lists every change (file:line) and\n" +
     "every failure it left to edit by hand (a hook reference that names no hook, notMatched,\n" +
-    "timedOut, modelSaw, modelNeverSaw). Review the changes before you commit them. Only the\n" +
-    "cases that ran are updated (--filter, --shard); passing cases and cases that could not\n" +
-    "run are not touched. A failed case whose every failure was updated counts as passed in\n" +
-    "the exit code.\n" +
+    "timedOut, modelSaw, modelNeverSaw, evaluatorSaw, evaluatorNeverSaw). Review the changes\n" +
+    "before you commit them. Only the cases that ran are updated (--filter, --shard); passing\n" +
+    "cases and cases that could not run are not touched. A failed case whose every failure\n" +
+    "was updated counts as passed in the exit code.\n" +
     "\n" +
     "--watch runs the files, then again those a change affects (a scenario, a settings file\n" +
     "of the chain, a script a hook names), until Ctrl-C; on a terminal it clears the screen\n" +
