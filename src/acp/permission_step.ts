@@ -157,7 +157,8 @@ async function runPermissionRequestHooks(
     permission_suggestions: claudePermissionSuggestions(
       name,
       question.operation?.capability === "shell" ? question.operation.command : undefined,
-      session.cwd,
+      // Where the command runs, and its relative paths resolve: the shell's directory.
+      session.workingDirectory.current,
     ),
   }, turn);
   // A hook may have changed the file the call works on.

@@ -31,7 +31,9 @@ export function batchedCall(
   call: RequestedToolCall,
   outcome: ToolCallOutcome,
 ): BatchedToolCall {
-  const { toolKit, cwd } = session;
+  const { toolKit } = session;
+  // Claude Code drops a `cd` into the shell's current directory from an echoed command.
+  const cwd = session.workingDirectory.current;
   const capability = capabilityOf(toolKit.profile, call.name);
   return {
     tool_name: call.name,

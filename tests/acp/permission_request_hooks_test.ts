@@ -7,6 +7,7 @@
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
+  batches,
   calling,
   cancelWhileHanging,
   CLAUDE_TURN_KEYS,
@@ -284,6 +285,27 @@ Deno.test("PermissionRequest for touch suggests Claude Code's: the directory and
       `[{"type":"addDirectories","directories":["${t.cwd}"],"destination":"session"},` +
         '{"type":"setMode","mode":"acceptEdits","destination":"session"}]',
     );
+  });
+});
+
+Deno.test("PermissionRequest suggests the directory of the path as the shell resolves it, after a cd too", async () => {
+  await withInMemoryAgent({
+    profile: "claude",
+    files: { ...project(permissionHook()), "sub/keep.txt": "" },
+    model: batches([
+      [{ name: "Bash", input: { command: "cd sub" } }],
+      [{ name: "Bash", input: { command: "touch made.txt" } }],
+    ]),
+  }, async (t) => {
+    const sessionId = await t.newSession();
+    await t.agent.request("session/prompt", { sessionId, prompt: text("go") });
+    assert(await exists(`${t.cwd}/sub/made.txt`));
+    const [cd, touch] = (await readLog(`${t.cwd}/perm.log`)).map((payload) =>
+      payload.permission_suggestions as { type: string; directories?: string[] }[]
+    );
+    // `cd` is no command acceptEdits runs: an allow rule is offered for it.
+    assertEquals(cd!.map((suggestion) => suggestion.type), ["addRules"]);
+    assertEquals(touch![0]!.directories, [`${t.cwd}/sub`]);
   });
 });
 
