@@ -84,8 +84,8 @@ if (Deno.build.os === "windows" && !Deno.env.get("HOME") && Deno.env.get("USERPR
 async function installGuard(): Promise<void> {
   if (Deno.build.os === "windows") return;
   const [{ installOrphanGuard }, { createOrphanGuard, orphanGuardDirs }] = await Promise.all([
-    import("./src/hooks/guard_group.ts"),
-    import("./src/hooks/orphan_guard.ts"),
+    import("./src/os/process/guard_group.ts"),
+    import("./src/os/process/orphan_guard.ts"),
   ]);
   const guardDirs = orphanGuardDirs((name) => Deno.env.get(name));
   if (guardDirs === undefined) return;
@@ -134,10 +134,10 @@ function ownLauncherDir(): string | undefined {
   return launcher;
 }
 
-// A grep's matcher process (GREP_MATCHER_ARGUMENT, src/agent/grep_matcher_process.ts): the
+// A grep's matcher process (GREP_MATCHER_ARGUMENT, src/agent/search/grep_matcher_process.ts): the
 // compiled binary cannot `deno run` it, so it runs itself with this argument.
 if (Deno.args[0] === "--grep-matcher-process") {
-  const { runGrepMatcherProcess } = await import("./src/agent/grep_matcher_process.ts");
+  const { runGrepMatcherProcess } = await import("./src/agent/search/grep_matcher_process.ts");
   Deno.exit(await runGrepMatcherProcess());
 }
 

@@ -10,12 +10,12 @@
  *   deno task bench:agent --endpoint-only  # only the endpoint figures (bench/agent_endpoint.ts)
  */
 import { compatProfile } from "../src/profile/compat_profile.ts";
-import { writeRandomWeightsModel } from "../src/model/random_weights_gguf.ts";
-import { writeScriptedModel } from "../src/model/scripted_gguf.ts";
+import { writeRandomWeightsModel } from "../src/model/scripted/random_weights_gguf.ts";
+import { writeScriptedModel } from "../src/model/scripted/scripted_gguf.ts";
 import { LAUNCHER, REPO_ROOT } from "../tests/helpers/run_cli.ts";
 import { BenchAgent } from "./agent_client.ts";
 import { BareLlamaChat } from "./bare_llama_chat.ts";
-import { systemPrompt } from "../src/acp/system_prompt.ts";
+import { systemPrompt } from "../src/acp/turn/system_prompt.ts";
 import { type Figure, measureInterleaved, median, printFigure, round } from "./bench_stats.ts";
 import { type CutTurn, msPerToken } from "./cut_turn.ts";
 import { childPids, commandLine, residentBytes } from "./proc_status.ts";
@@ -172,7 +172,7 @@ async function benchSecondTurn(): Promise<void> {
   const one = first._meta.tokens;
   const two = second._meta.tokens;
   // `prompt` is the whole rendered history, ending with the generation prefix; `generated`
-  // counts the sampled tokens, the end-of-turn token included (src/model/llama_model.ts). The
+  // counts the sampled tokens, the end-of-turn token included (src/model/llama/llama_model.ts). The
   // end token is sampled but never fed back, so the context holds `prompt + generated - 1`
   // tokens after a turn that ended; the second history repeats all of them (the reply reads back
   // as the same tokens, the end token included), so everything past them is new.

@@ -5,8 +5,8 @@
  * same token cap (the context size) and the same token meter. Imported lazily, as the agent does.
  */
 import type { Llama, LlamaModel } from "node-llama-cpp";
-import { llamaToolDefinitions } from "../src/agent/llama_tool_definitions.ts";
-import { toLlamaFunctions } from "../src/model/llama_functions.ts";
+import { llamaToolDefinitions } from "../src/agent/tools/llama_tool_definitions.ts";
+import { toLlamaFunctions } from "../src/model/llama/llama_functions.ts";
 import type { CutTurn } from "./cut_turn.ts";
 
 export interface BareLlamaChatOptions {
@@ -79,7 +79,7 @@ export class BareLlamaChat {
         },
       });
       const endedAt = performance.now();
-      // Counted as the agent counts them (src/model/llama_model.ts).
+      // Counted as the agent counts them (src/model/llama/llama_model.ts).
       const used = chat.sequence.tokenMeter.diff(meterBefore);
       const generated = used.usedOutputTokens;
       const evaluated = used.usedInputTokens + (generated > 0 ? 1 : 0);

@@ -28,11 +28,11 @@
  *   deno task bench:claude
  *   deno run -A bench/claude_profile.ts --quick     # fewer samples, for a smoke run
  */
-import { installOrphanGuard } from "../src/hooks/guard_group.ts";
-import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { installOrphanGuard } from "../src/os/process/guard_group.ts";
+import { createHandlerRunner } from "../src/hooks/handlers/handler_dispatch.ts";
 import type { HandlerRunner } from "../src/hooks/handler_runner.ts";
 import { fireHooks } from "../src/hooks/hook_engine.ts";
-import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
+import { createOrphanGuard } from "../src/os/process/orphan_guard.ts";
 import { selectRegistrations } from "../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";

@@ -3,8 +3,8 @@
  * baseline is the one): `claude`-profile turns on the in-process agent of bench/seam_agent.ts,
  * each sample one tool turn in a fresh session.
  */
-import { claudeTranscriptPathFor } from "../src/agent/claude_transcript_path.ts";
-import type { ModelScript } from "../src/model/scripted_model.ts";
+import { claudeTranscriptPathFor } from "../src/agent/transcript/claude_transcript_path.ts";
+import type { ModelScript } from "../src/model/scripted/scripted_model.ts";
 import { bareSpawn } from "./bare_spawn.ts";
 import { median, printFigure, round, timeOnce } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";

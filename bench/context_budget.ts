@@ -21,15 +21,15 @@ import * as acp from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../src/acp/agent_app.ts";
 import type { AgentConfig } from "../src/acp/agent_config.ts";
 import { createModelProvider } from "../src/acp/model_provider.ts";
-import { compactionLimit, summaryTokenCap } from "../src/acp/compaction.ts";
-import { tokenCounterOf } from "../src/acp/context_meter.ts";
-import { requestSummary } from "../src/acp/conversation_summary.ts";
-import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { compactionLimit, summaryTokenCap } from "../src/acp/compaction/compaction.ts";
+import { tokenCounterOf } from "../src/acp/compaction/context_meter.ts";
+import { requestSummary } from "../src/acp/compaction/conversation_summary.ts";
+import { createHandlerRunner } from "../src/hooks/handlers/handler_dispatch.ts";
 import { AgentError } from "../src/error.ts";
 import type { ConversationItem, GenerateRequest, Model, ModelSession } from "../src/model/model.ts";
 import { estimatePromptTokens } from "../src/model/token_estimate.ts";
-import { createToolKit } from "../src/agent/tool_kits.ts";
-import { systemPrompt } from "../src/acp/system_prompt.ts";
+import { createToolKit } from "../src/agent/tools/tool_kits.ts";
+import { systemPrompt } from "../src/acp/turn/system_prompt.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { median, round } from "./bench_stats.ts";
 
@@ -192,7 +192,7 @@ function fixedPromptTokens(cwd: string): number {
 }
 
 async function compactionCost(modelPath: string, contextSize: number): Promise<void> {
-  const { loadLlamaModel } = await import("../src/model/llama_model.ts");
+  const { loadLlamaModel } = await import("../src/model/llama/llama_model.ts");
   // One thread: two spinning on two busy cores stretch a turn tenfold, and the figure is a ratio.
   const model = await loadLlamaModel({
     modelPath,

@@ -7,13 +7,13 @@
  *   deno task bench            # all figures
  *   deno run -A bench/dispatch.ts --quick   # fewer iterations, for a smoke run
  */
-import { installOrphanGuard } from "../src/hooks/guard_group.ts";
-import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { installOrphanGuard } from "../src/os/process/guard_group.ts";
+import { createHandlerRunner } from "../src/hooks/handlers/handler_dispatch.ts";
 import { fireHooks } from "../src/hooks/hook_engine.ts";
 import { selectRegistrations } from "../src/hooks/registry.ts";
 import { loadSessionHooks, type SessionHooks } from "../src/hooks/session_hooks.ts";
-import { loadSettingsChain } from "../src/hooks/settings_chain.ts";
-import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
+import { loadSettingsChain } from "../src/hooks/settings/settings_chain.ts";
+import { createOrphanGuard } from "../src/os/process/orphan_guard.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { bareSpawn } from "./bare_spawn.ts";
 import { measureInterleaved, median, printFigure, timeOnce } from "./bench_stats.ts";

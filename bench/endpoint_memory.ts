@@ -12,10 +12,10 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../src/acp/agent_app.ts";
 import { createModelProvider } from "../src/acp/model_provider.ts";
-import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { createHandlerRunner } from "../src/hooks/handlers/handler_dispatch.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import type { Model } from "../src/model/model.ts";
-import { openEndpointModel } from "../src/model/openai_model.ts";
+import { openEndpointModel } from "../src/model/openai/openai_model.ts";
 
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i} `);
 

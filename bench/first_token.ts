@@ -20,11 +20,11 @@
  * Prints one JSON line per figure, then a table on stderr.
  */
 import { parseArgs } from "node:util";
-import { createToolKit } from "../src/agent/tool_kits.ts";
-import { systemPromptItem } from "../src/acp/system_prompt.ts";
-import { openLlamaRuntime } from "../src/model/llama_model.ts";
+import { createToolKit } from "../src/agent/tools/tool_kits.ts";
+import { systemPromptItem } from "../src/acp/turn/system_prompt.ts";
+import { openLlamaRuntime } from "../src/model/llama/llama_model.ts";
 import type { ConversationItem, GenerateResult, Model, ModelSession } from "../src/model/model.ts";
-import { writeRandomWeightsModel } from "../src/model/random_weights_gguf.ts";
+import { writeRandomWeightsModel } from "../src/model/scripted/random_weights_gguf.ts";
 import { compatProfile } from "../src/profile/compat_profile.ts";
 import { median, round } from "./bench_stats.ts";
 

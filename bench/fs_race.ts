@@ -15,13 +15,13 @@
 import { dirname, resolve } from "node:path";
 import { measureInterleaved, median, printFigure } from "./bench_stats.ts";
 import { startPathFlipper } from "../tests/agent/path_flipper.ts";
-import { allowedRoots, confinePath } from "../src/agent/allowed_roots.ts";
-import { ClientFileAccess } from "../src/agent/client_file_access.ts";
+import { allowedRoots, confinePath } from "../src/os/files/allowed_roots.ts";
+import { ClientFileAccess } from "../src/agent/files/client_file_access.ts";
 import type { ClientRequest } from "../src/agent/client_request.ts";
-import type { ConfinedPlace } from "../src/agent/confined_file.ts";
-import type { FileAccess } from "../src/agent/file_access.ts";
-import { LocalFileAccess } from "../src/agent/local_file_access.ts";
-import { PathOpener } from "../src/agent/path_opener.ts";
+import type { ConfinedPlace } from "../src/os/files/confined_file.ts";
+import type { FileAccess } from "../src/agent/files/file_access.ts";
+import { LocalFileAccess } from "../src/agent/files/local_file_access.ts";
+import { PathOpener } from "../src/os/files/path_opener.ts";
 
 const quick = Deno.args.includes("--quick");
 const RACING_CALLS = quick ? 100 : 1000;

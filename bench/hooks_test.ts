@@ -12,12 +12,12 @@
  * of `/bin/sh -c true` with the same parallelism (the hooks-test run's concurrency is the core
  * count, so the spawns run in a pool of as many workers). Beside them, the same pool of 200
  * `true` runs through the hooks' own runner (`runCommand`: posix_spawn through FFI with a group
- * of its own, pipes, the group reaped on exit; src/hooks/spawn_path.ts says which path, and the
+ * of its own, pipes, the group reaped on exit; src/os/process/spawn_path.ts says which path, and the
  * figure names it): the gap between the two baselines is the spawn path's, the gap above the
  * runner's is what `hooks test` adds per case. A fourth arm runs the same 200 cases in a project
  * whose hook never matches: every case does all its work but spawn (hermetic place, settings,
  * transcript file, firing, checks), which is the scaffolding's cost. The settings are made older
- * than the run's settings cache trusts (src/testing/hooks_cache.ts) before figure 1 starts, as a
+ * than the run's settings cache trusts (src/testing/runner/hooks_cache.ts) before figure 1 starts, as a
  * checkout's are. Figure 2 sets one session case against one event case; figure 3 the same
  * session case in a project of 400 more files against the small project: the copy every session
  * case runs in.
@@ -25,11 +25,11 @@
 import { median, printFigure, round } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
-import { runCommand } from "../src/hooks/command_runner.ts";
-import { describeSpawnPath } from "../src/hooks/spawn_path.ts";
-import { RACY_MS } from "../src/testing/hooks_cache.ts";
-import { runScenarios } from "../src/testing/run_scenarios.ts";
-import type { RunResult } from "../src/testing/scenario_run.ts";
+import { runCommand } from "../src/os/process/command_runner.ts";
+import { describeSpawnPath } from "../src/os/process/spawn_path.ts";
+import { RACY_MS } from "../src/testing/runner/hooks_cache.ts";
+import { runScenarios } from "../src/testing/runner/run_scenarios.ts";
+import type { RunResult } from "../src/testing/scenarios/scenario_run.ts";
 
 const quick = Deno.args.includes("--quick");
 const EVENT_CASES = 200;

@@ -36,7 +36,10 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServers } from "../src/agent/mcp/mcp_servers.ts";
-import { parsePermissionRules, type PermissionRule } from "../src/agent/permission_rules.ts";
+import {
+  parsePermissionRules,
+  type PermissionRule,
+} from "../src/agent/permissions/permission_rules.ts";
 import type { GenerateRequest } from "../src/model/model.ts";
 import { callTool, reply, steppedModel } from "../tests/acp/fake_models.ts";
 import { type InMemoryAgent, withInMemoryAgent } from "../tests/acp/in_memory_agent.ts";

@@ -9,10 +9,10 @@
  *   deno task bench:orphans            # all figures
  *   deno run -A bench/orphan_guard.ts --quick
  */
-import { guardGroup, installOrphanGuard } from "../src/hooks/guard_group.ts";
-import { createOrphanGuard } from "../src/hooks/orphan_guard.ts";
-import type { GroupChild } from "../src/hooks/group_child.ts";
-import { spawnInOwnGroup } from "../src/hooks/process_group.ts";
+import { guardGroup, installOrphanGuard } from "../src/os/process/guard_group.ts";
+import { createOrphanGuard } from "../src/os/process/orphan_guard.ts";
+import type { GroupChild } from "../src/os/process/group_child.ts";
+import { spawnInOwnGroup } from "../src/os/process/process_group.ts";
 import { bareSpawn } from "./bare_spawn.ts";
 import { median, printFigure, timeOnce } from "./bench_stats.ts";
 import { interleave } from "./interleave.ts";
@@ -198,9 +198,9 @@ function standInAgent(mechanism: Mechanism, command: string): string {
     ? `["${SETPRIV}", "--pdeathsig", "KILL", "/bin/sh", "-c", ${JSON.stringify(command)}]`
     : `["/bin/sh", "-c", ${JSON.stringify(command)}]`;
   return `
-const { spawnInOwnGroup } = await import("${root}src/hooks/process_group.ts");
-const { guardGroup, installOrphanGuard } = await import("${root}src/hooks/guard_group.ts");
-const { createOrphanGuard } = await import("${root}src/hooks/orphan_guard.ts");
+const { spawnInOwnGroup } = await import("${root}src/os/process/process_group.ts");
+const { guardGroup, installOrphanGuard } = await import("${root}src/os/process/guard_group.ts");
+const { createOrphanGuard } = await import("${root}src/os/process/orphan_guard.ts");
 if (${
     mechanism === "own_group_orphan_guard"
   }) installOrphanGuard(createOrphanGuard({ dir: "${logDir}" }));

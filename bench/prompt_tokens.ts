@@ -17,14 +17,14 @@
  *   deno run -A bench/prompt_tokens.ts --wrapper chatml # the wrapper of the generated test models
  *
  * Each profile's tools are counted in both forms: full, and lean as a session whose context holds
- * at most 4096 tokens gets them (src/agent/tool_kit.ts `toolFormFor`).
+ * at most 4096 tokens gets them (src/agent/tools/tool_kit.ts `toolFormFor`).
  */
 import type { ChatWrapper, LlamaModel } from "node-llama-cpp";
-import type { ToolForm } from "../src/agent/tool_kit.ts";
-import { createToolKit } from "../src/agent/tool_kits.ts";
-import { systemPrompt } from "../src/acp/system_prompt.ts";
+import type { ToolForm } from "../src/agent/tools/tool_kit.ts";
+import { createToolKit } from "../src/agent/tools/tool_kits.ts";
+import { systemPrompt } from "../src/acp/turn/system_prompt.ts";
 import type { ToolDefinition } from "../src/model/model.ts";
-import { toLlamaFunctions } from "../src/model/llama_functions.ts";
+import { toLlamaFunctions } from "../src/model/llama/llama_functions.ts";
 import { compatProfile, type CompatProfileId } from "../src/profile/compat_profile.ts";
 
 const BUNDLE = "node_modules/node-llama-cpp/llama/gitRelease.bundle";

@@ -13,13 +13,13 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../src/acp/agent_app.ts";
 import { DEFAULT_MAX_TOOL_ROUNDS } from "../src/acp/agent_config.ts";
-import { NOTICE_META_KEY } from "../src/acp/hook_notices.ts";
+import { NOTICE_META_KEY } from "../src/acp/session/hook_notices.ts";
 import { createModelProvider } from "../src/acp/model_provider.ts";
-import { DEFAULT_PERMISSION_MODE } from "../src/agent/permission_policy.ts";
-import { createHandlerRunner } from "../src/hooks/handler_dispatch.ts";
+import { DEFAULT_PERMISSION_MODE } from "../src/agent/permissions/permission_policy.ts";
+import { createHandlerRunner } from "../src/hooks/handlers/handler_dispatch.ts";
 import type { FiredEventName } from "../src/hooks/event_table.ts";
 import type { HookFiring } from "../src/hooks/hook_engine.ts";
-import { type ModelScript, scriptedModel } from "../src/model/scripted_model.ts";
+import { type ModelScript, scriptedModel } from "../src/model/scripted/scripted_model.ts";
 import { sleep } from "./cut_turn.ts";
 import { minorFaults } from "./minor_faults.ts";
 

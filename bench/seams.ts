@@ -13,7 +13,7 @@ import { median, printFigure, round } from "./bench_stats.ts";
 import { sleep } from "./cut_turn.ts";
 import { interleave } from "./interleave.ts";
 import { commandHook, SeamAgent, type TimedPrompt } from "./seam_agent.ts";
-import type { ModelScript } from "../src/model/scripted_model.ts";
+import type { ModelScript } from "../src/model/scripted/scripted_model.ts";
 
 const quick = Deno.args.includes("--quick");
 const UNMATCHED_ROUNDS = quick ? 20 : 300;

@@ -8,9 +8,9 @@
  *   deno task bench:search
  *   deno run -A bench/search_tools.ts --quick
  */
-import { globFiles } from "../src/agent/file_glob.ts";
-import { grepFiles } from "../src/agent/file_grep.ts";
-import type { GrepOperation } from "../src/agent/tool_operation.ts";
+import { globFiles } from "../src/agent/search/file_glob.ts";
+import { grepFiles } from "../src/agent/search/file_grep.ts";
+import type { GrepOperation } from "../src/agent/tools/tool_operation.ts";
 import { measureInterleaved, median, printFigure } from "./bench_stats.ts";
 import { systemProgram } from "./system_program.ts";
 

@@ -25,12 +25,12 @@
  */
 import { parseArgs } from "node:util";
 import { basename } from "node:path";
-import { systemPromptItem } from "../src/acp/system_prompt.ts";
-import { createToolKit } from "../src/agent/tool_kits.ts";
-import type { ToolKit } from "../src/agent/tool_kit.ts";
-import { chatFormatOf, openLlamaRuntime } from "../src/model/llama_model.ts";
+import { systemPromptItem } from "../src/acp/turn/system_prompt.ts";
+import { createToolKit } from "../src/agent/tools/tool_kits.ts";
+import type { ToolKit } from "../src/agent/tools/tool_kit.ts";
+import { chatFormatOf, openLlamaRuntime } from "../src/model/llama/llama_model.ts";
 import type { ModelSession, RequestedToolCall } from "../src/model/model.ts";
-import { TOOL_CHOICES, type ToolChoice } from "../src/model/tool_choice_grammar.ts";
+import { TOOL_CHOICES, type ToolChoice } from "../src/model/llama/tool_choice_grammar.ts";
 import { compatProfile, profileTool } from "../src/profile/compat_profile.ts";
 import type { ToolCapability } from "../src/profile/tool_identity.ts";
 import { GEMMA_MODEL, TEST_PARTS } from "../tests/helpers/test_parts.ts";

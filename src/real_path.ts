@@ -1,7 +1,7 @@
 /**
  * Real paths, every symlink followed, for the checks that keep a path inside a directory: the
- * file tools' allowed roots (src/agent/allowed_roots.ts), and a plugin's files inside its plugin
- * and its marketplace (src/hooks/plugin_containment.ts). A check of the text alone (`../`) is
+ * file tools' allowed roots (src/os/files/allowed_roots.ts), and a plugin's files inside its plugin
+ * and its marketplace (src/hooks/plugins/plugin_containment.ts). A check of the text alone (`../`) is
  * walked around by a link; a check of the real path is not.
  */
 import { basename, dirname, resolve } from "node:path";

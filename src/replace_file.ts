@@ -4,7 +4,7 @@
  * symlink: its target is what is rewritten.
  *
  * Where the file lies is the caller's to check: a project's files are replaced through
- * `replaceConfinedText` (src/agent/confined_write.ts), which refuses a link leading out of the
+ * `replaceConfinedText` (src/agent/files/confined_write.ts), which refuses a link leading out of the
  * allowed roots and creates the temporary file as the agent's file tools create files.
  */
 

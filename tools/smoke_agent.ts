@@ -23,7 +23,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeScriptedModel } from "../src/model/scripted_gguf.ts";
+import { writeScriptedModel } from "../src/model/scripted/scripted_gguf.ts";
 import { VERSION } from "../src/version.ts";
 import {
   AgentProcess,

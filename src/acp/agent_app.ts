@@ -2,31 +2,31 @@
  * The ACP agent: one handler per method, each short — parse, call a named step, map the result.
  * Errors leave through `answering`, so every failure is a JSON-RPC error of the right kind.
  */
-import { SESSION_COMMANDS } from "./session_commands.ts";
+import { SESSION_COMMANDS } from "./session/session_commands.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import type { ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
 import { firedEvents } from "../hooks/event_table.ts";
-import { listSessions } from "../agent/session_catalog.ts";
+import { listSessions } from "../agent/transcript/session_catalog.ts";
 import type { AgentConfig } from "./agent_config.ts";
 import { AfterResponse } from "./after_response.ts";
-import type { AgentSession } from "./agent_session.ts";
-import { foreignToolNotice } from "./foreign_tool_notice.ts";
-import { profileNotice } from "./profile_notice.ts";
-import { armIdleNotification } from "./notification_hooks.ts";
+import type { AgentSession } from "./session/agent_session.ts";
+import { foreignToolNotice } from "./session/foreign_tool_notice.ts";
+import { profileNotice } from "./session/profile_notice.ts";
+import { armIdleNotification } from "./session/notification_hooks.ts";
 import { compatProfile } from "../profile/compat_profile.ts";
-import { runPromptTurn } from "./prompt_turn.ts";
+import { runPromptTurn } from "./turn/prompt_turn.ts";
 import { answering } from "./rpc_error.ts";
 import {
   applyConfigOption,
   applyMode,
   sessionConfigOptions,
   sessionModes,
-} from "./session_config.ts";
-import { SessionStore } from "./session_store.ts";
-import { runSessionStartHooks } from "./session_start_hooks.ts";
-import { readSessionInstructions } from "./project_instructions.ts";
-import { runToolCall } from "./tool_call_step.ts";
-import { toolSetFor } from "./tool_set.ts";
+} from "./session/session_config.ts";
+import { SessionStore } from "./session/session_store.ts";
+import { runSessionStartHooks } from "./session/session_start_hooks.ts";
+import { readSessionInstructions } from "./session/project_instructions.ts";
+import { runToolCall } from "./turn/tool_call_step.ts";
+import { toolSetFor } from "./turn/tool_set.ts";
 import type { ModelSession } from "../model/model.ts";
 import { type ClientFeatures, clientFeatures, NO_CLIENT_FEATURES } from "./client_features.ts";
 

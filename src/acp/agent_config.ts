@@ -1,16 +1,16 @@
 /**
  * What the `acp` command decides once for the whole process and every session shares.
  */
-import type { PermissionModeId } from "../agent/permission_policy.ts";
-import type { PermissionRule } from "../agent/permission_rules.ts";
-import type { ShellRunner } from "../agent/shell_runner.ts";
+import type { PermissionModeId } from "../agent/permissions/permission_policy.ts";
+import type { PermissionRule } from "../agent/permissions/permission_rules.ts";
+import type { ShellRunner } from "../agent/shell/shell_runner.ts";
 import type { HandlerRunner } from "../hooks/handler_runner.ts";
 import type { ProfileSetting } from "../profile/compat_profile.ts";
-import type { ContextBudgetSettings } from "./context_budget.ts";
+import type { ContextBudgetSettings } from "./compaction/context_budget.ts";
 import type { ModelCatalog } from "./model_catalog.ts";
 import type { ModelProvider } from "./model_provider.ts";
-import type { FiringObserver } from "./session_hook_firer.ts";
-import type { NotificationDelays } from "./notification_hooks.ts";
+import type { FiringObserver } from "./session/session_hook_firer.ts";
+import type { NotificationDelays } from "./session/notification_hooks.ts";
 
 export interface AgentConfig {
   /** The model the agent was started with: the sessions' default, and prompt and agent hooks'. */

@@ -13,16 +13,16 @@
  * `runEvaluatedHandler` turns that into a non-blocking error.
  */
 import { z } from "zod";
-import { LocalFileAccess } from "../agent/local_file_access.ts";
-import type { ShellRunner } from "../agent/shell_runner.ts";
-import type { ToolOperation } from "../agent/tool_operation.ts";
-import { llamaToolKit } from "../agent/llama_tool_kit.ts";
+import { LocalFileAccess } from "../agent/files/local_file_access.ts";
+import type { ShellRunner } from "../agent/shell/shell_runner.ts";
+import type { ToolOperation } from "../agent/tools/tool_operation.ts";
+import { llamaToolKit } from "../agent/tools/llama_tool_kit.ts";
 import { capabilityOf } from "../profile/compat_profile.ts";
 
 /** An agent hook reads files with the llama profile's `fs_read`, whatever the session's profile. */
 const READ_ONLY_KIT = llamaToolKit();
 import { AgentError, errorMessage } from "../error.ts";
-import type { Evaluation, EvaluationRequest, Evaluator } from "../hooks/evaluator.ts";
+import type { Evaluation, EvaluationRequest, Evaluator } from "../hooks/handlers/evaluator.ts";
 import type {
   AssistantSegment,
   ConversationItem,
@@ -33,9 +33,9 @@ import type {
   ToolDefinition,
 } from "../model/model.ts";
 import type { ModelProvider } from "./model_provider.ts";
-import { DEFAULT_TOOL_OUTPUT_SHARE } from "./context_budget.ts";
-import { contextResultBudget, fitResult, resultOrigin } from "./tool_output_budget.ts";
-import { untilAborted } from "./until_aborted.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "./compaction/context_budget.ts";
+import { contextResultBudget, fitResult, resultOrigin } from "./turn/tool_output_budget.ts";
+import { untilAborted } from "./turn/until_aborted.ts";
 
 /** Rounds of tool calls an `agent` hook may make before it must answer (hooks.md §7). */
 export const MAX_AGENT_TOOL_ROUNDS = 8;

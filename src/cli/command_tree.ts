@@ -27,12 +27,12 @@ export const COMMAND_TREE: GroupNode = {
     acp: {
       kind: "leaf",
       summary: "run the ACP agent on stdio (for editors such as Zed)",
-      load: async () => (await import("./acp.ts")).acpCommand,
+      load: async () => (await import("./commands/acp.ts")).acpCommand,
     },
     doctor: {
       kind: "leaf",
       summary: "check whether a model can drive the agent's tools, and what to try if not",
-      load: async () => (await import("./doctor.ts")).doctorCommand,
+      load: async () => (await import("./commands/doctor.ts")).doctorCommand,
     },
     hooks: {
       kind: "group",
@@ -41,32 +41,32 @@ export const COMMAND_TREE: GroupNode = {
         init: {
           kind: "leaf",
           summary: "write a starter hooks-test suite from the hooks that fire here",
-          load: async () => (await import("./hooks_init.ts")).hooksInitCommand,
+          load: async () => (await import("./commands/hooks_init.ts")).hooksInitCommand,
         },
         list: {
           kind: "leaf",
           summary: "list every hook registration, where it comes from and whether it fires",
-          load: async () => (await import("./hooks_list.ts")).hooksListCommand,
+          load: async () => (await import("./commands/hooks_list.ts")).hooksListCommand,
         },
         lint: {
           kind: "leaf",
           summary: "report settings problems and hooks that would not do what you expect",
-          load: async () => (await import("./hooks_lint.ts")).hooksLintCommand,
+          load: async () => (await import("./commands/hooks_lint.ts")).hooksLintCommand,
         },
         run: {
           kind: "leaf",
           summary: "fire one event against the merged settings and show what each hook did",
-          load: async () => (await import("./hooks_run.ts")).hooksRunCommand,
+          load: async () => (await import("./commands/hooks_run.ts")).hooksRunCommand,
         },
         schema: {
           kind: "leaf",
           summary: "print the JSON Schema of hooks-test scenario files",
-          load: async () => (await import("./hooks_schema.ts")).hooksSchemaCommand,
+          load: async () => (await import("./commands/hooks_schema.ts")).hooksSchemaCommand,
         },
         test: {
           kind: "leaf",
           summary: "check the hooks against scenario files, hermetically (for CI)",
-          load: async () => (await import("./hooks_test.ts")).hooksTestCommand,
+          load: async () => (await import("./commands/hooks_test.ts")).hooksTestCommand,
         },
       },
     },

@@ -5,9 +5,9 @@
  * them, and `list` and `run` count and show these same ones, so no command says "0 problems"
  * beside one another calls an error.
  */
-import { shellCommandLookup } from "../hooks/command_path_lint.ts";
+import { shellCommandLookup } from "../hooks/lint/command_path_lint.ts";
 import type { Diagnostic } from "../hooks/diagnostic.ts";
-import { type LintedHooks, lintSettings } from "../hooks/settings_lint.ts";
+import { type LintedHooks, lintSettings } from "../hooks/lint/settings_lint.ts";
 import type { CompatProfile } from "../profile/compat_profile.ts";
 
 export interface HookProblemsOptions {

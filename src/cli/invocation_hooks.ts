@@ -6,7 +6,7 @@
  * because that profile reads no plugins.
  */
 import type { CliIo } from "./command_spec.ts";
-import { ignoredPluginDirsWarning, resolvePluginDirs } from "./plugin_dir_flag.ts";
+import { ignoredPluginDirsWarning, resolvePluginDirs } from "./options/plugin_dir_flag.ts";
 import { fail, type Invocation } from "./start_command.ts";
 import { loadProfileChoice, type ProfileChoice } from "../hooks/profile_choice.ts";
 

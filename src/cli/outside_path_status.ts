@@ -9,7 +9,7 @@
  * dangling one is missing. A directory that cannot be searched, a shell that cannot be run, or
  * an answer that is not one of the two, is `unknown`, and the caller says what it would without.
  */
-import { type CommandRunner, runCommand } from "../hooks/command_runner.ts";
+import { type CommandRunner, runCommand } from "../os/process/command_runner.ts";
 
 export type OutsidePathStatus = "present" | "missing" | "unknown";
 

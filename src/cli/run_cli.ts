@@ -121,7 +121,7 @@ function wantsVersion(args: readonly string[]): "plain" | "verbose" | undefined 
 async function renderVersion(kind: "plain" | "verbose"): Promise<string> {
   const lines = [`llama-agent ${VERSION}`];
   if (kind === "verbose") {
-    const { describeSpawnPath } = await import("../hooks/spawn_path.ts");
+    const { describeSpawnPath } = await import("../os/process/spawn_path.ts");
     lines.push(
       `deno: ${Deno.version.deno} (v8 ${Deno.version.v8}, typescript ${Deno.version.typescript})`,
       `os: ${Deno.build.os} ${Deno.build.arch}`,

@@ -4,16 +4,16 @@
  * of the allowed directories) and the lines that say what it changed and what it left to edit by
  * hand, each with its `file:line` and case.
  */
-import { replaceConfinedText } from "../agent/confined_write.ts";
-import type { ConfinedPlace } from "../agent/confined_file.ts";
+import { replaceConfinedText } from "../agent/files/confined_write.ts";
+import type { ConfinedPlace } from "../os/files/confined_file.ts";
 import { readConfigFile } from "../config_file.ts";
 import { displayPath } from "../display_path.ts";
-import { compactJson } from "../testing/jsonc_edit.ts";
+import { compactJson } from "../testing/snapshot/jsonc_edit.ts";
 import type {
   ScenarioFileAccess,
   SnapshotPlace,
   SnapshotUpdate,
-} from "../testing/snapshot_update.ts";
+} from "../testing/snapshot/snapshot_update.ts";
 import type { CliIo } from "./command_spec.ts";
 import { shownPaths } from "./write_place.ts";
 

@@ -4,7 +4,7 @@
  * once.
  */
 import { type CliIo, type CommandSpec, EXIT, type FlagSpec } from "./command_spec.ts";
-import { compatProfileFromFlags } from "./compat_flag.ts";
+import { compatProfileFromFlags } from "./options/compat_flag.ts";
 import type { ProfileSetting } from "../profile/compat_profile.ts";
 import { parseCommandLine, type ParsedCommandLine, renderHelp } from "./parse_command_line.ts";
 import { resolveCwd } from "./resolve_cwd.ts";

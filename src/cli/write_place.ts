@@ -2,11 +2,11 @@
  * Where a command may write the files it writes into a project: the agent's allowed roots for
  * this launch (the launch directory and `$HOME`, which are also all the launcher lets it write)
  * and the project (`--cwd`). Paths start at the launch directory. The writes themselves go
- * through src/agent/confined_write.ts, which refuses a symlink that leads out of these.
+ * through src/agent/files/confined_write.ts, which refuses a symlink that leads out of these.
  */
-import { allowedRoots } from "../agent/allowed_roots.ts";
-import type { ConfinedPlace } from "../agent/confined_file.ts";
-import type { ConfinedWriteOptions } from "../agent/confined_write.ts";
+import { allowedRoots } from "../os/files/allowed_roots.ts";
+import type { ConfinedPlace } from "../os/files/confined_file.ts";
+import type { ConfinedWriteOptions } from "../agent/files/confined_write.ts";
 import type { CliIo } from "./command_spec.ts";
 import { displayPath } from "../display_path.ts";
 

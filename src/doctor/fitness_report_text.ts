@@ -5,7 +5,7 @@
  */
 import { GENERIC_CALL_SYNTAX } from "../model/chat_format.ts";
 import type { ContextSource } from "../model/model.ts";
-import { SERVER_NAMES } from "../model/endpoint_tool_support.ts";
+import { SERVER_NAMES } from "../model/openai/endpoint_tool_support.ts";
 import type { ToolsStatus } from "./fitness_verdict.ts";
 import { type FitnessReport, resultLine } from "./model_fitness.ts";
 

@@ -15,7 +15,7 @@
 import type { ChatFormat } from "../model/chat_format.ts";
 import { GENERIC_CALL_SYNTAX } from "../model/chat_format.ts";
 import type { ContextSource } from "../model/model.ts";
-import { type ServerKind, toolsFix } from "../model/endpoint_tool_support.ts";
+import { type ServerKind, toolsFix } from "../model/openai/endpoint_tool_support.ts";
 import { contextForPrompt } from "../model/answer_cap.ts";
 
 export const VERDICTS = ["ready", "limited", "unsuitable"] as const;

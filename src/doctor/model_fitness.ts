@@ -10,13 +10,13 @@
  * it reports is nearly the same); what the server says of itself (endpoint_tool_support.ts).
  * Otherwise it is unknown.
  */
-import { type ToolForm, toolFormFor, type ToolKit } from "../agent/tool_kit.ts";
-import type { TurnToolCall } from "../acp/tool_call_repair.ts";
-import { tokenCounterOf } from "../acp/context_meter.ts";
-import { systemPrompt } from "../acp/system_prompt.ts";
+import { type ToolForm, toolFormFor, type ToolKit } from "../agent/tools/tool_kit.ts";
+import type { TurnToolCall } from "../acp/turn/tool_call_repair.ts";
+import { tokenCounterOf } from "../acp/compaction/context_meter.ts";
+import { systemPrompt } from "../acp/turn/system_prompt.ts";
 import { answerTokenCap } from "../model/answer_cap.ts";
 import type { ChatFormat } from "../model/chat_format.ts";
-import type { ServerKind, ServerToolSupport } from "../model/endpoint_tool_support.ts";
+import type { ServerKind, ServerToolSupport } from "../model/openai/endpoint_tool_support.ts";
 import type {
   ContextSource,
   ConversationItem,
@@ -24,7 +24,7 @@ import type {
   ModelSession,
   ToolDefinition,
 } from "../model/model.ts";
-import type { ToolsUsage } from "../model/endpoint_tool_usage.ts";
+import type { ToolsUsage } from "../model/openai/endpoint_tool_usage.ts";
 import { estimatePromptTokens } from "../model/token_estimate.ts";
 import type { CompatProfileId } from "../profile/compat_profile.ts";
 import {

@@ -10,8 +10,12 @@
  * (system prompt and tools) once.
  */
 import { errorMessage } from "../error.ts";
-import type { ToolKit } from "../agent/tool_kit.ts";
-import { repairAnswer, type RepairSession, type TurnToolCall } from "../acp/tool_call_repair.ts";
+import type { ToolKit } from "../agent/tools/tool_kit.ts";
+import {
+  repairAnswer,
+  type RepairSession,
+  type TurnToolCall,
+} from "../acp/turn/tool_call_repair.ts";
 import type {
   ConversationItem,
   GenerateStop,

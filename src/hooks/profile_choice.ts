@@ -21,10 +21,10 @@ import {
   type ProfileDecision,
   profileEvidence,
 } from "./profile_decision.ts";
-import type { ReadScript } from "./foreign_tool_references.ts";
+import type { ReadScript } from "./lint/foreign_tool_references.ts";
 import { loadSessionHooks, type SessionHooks } from "./session_hooks.ts";
-import type { ReadTextFile } from "./settings_chain.ts";
-import { readScriptFile } from "./settings_lint.ts";
+import type { ReadTextFile } from "./settings/settings_chain.ts";
+import { readScriptFile } from "./lint/settings_lint.ts";
 
 export type { ProfileDecision } from "./profile_decision.ts";
 

@@ -22,9 +22,9 @@ import {
   neverRuns,
   type ReadScript,
   toolNameComparisons,
-} from "./foreign_tool_references.ts";
-import { andList, ProfileNames } from "./profile_name_lint.ts";
-import { compileMatcher, matches } from "./matcher.ts";
+} from "./lint/foreign_tool_references.ts";
+import { andList, ProfileNames } from "./lint/profile_name_lint.ts";
+import { compileMatcher, matches } from "./matching/matcher.ts";
 import { notificationTypes } from "../profile/notifications.ts";
 
 const LLAMA = compatProfile("llama");

@@ -3,9 +3,9 @@
  */
 import type { HookEventName } from "./event_table.ts";
 import type { HandlerConfig } from "./handler_config.ts";
-import type { IfRule } from "./if_rule.ts";
-import type { Matcher } from "./matcher.ts";
-import type { PluginLocation } from "./plugin_location.ts";
+import type { IfRule } from "./matching/if_rule.ts";
+import type { Matcher } from "./matching/matcher.ts";
+import type { PluginLocation } from "./plugins/plugin_location.ts";
 
 /** Which file of the chain an entry came from, lowest precedence first. */
 export type SettingsScope = "user" | "project" | "local";

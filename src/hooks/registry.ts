@@ -15,11 +15,11 @@
 import type { CompatProfile } from "../profile/compat_profile.ts";
 import { type EventGroup, HOOK_EVENTS, type HookEventName, isProfileEvent } from "./event_table.ts";
 import { type HandlerConfig, handlerIdentity } from "./handler_config.ts";
-import { ifRuleMatches } from "./if_rule.ts";
-import { matches } from "./matcher.ts";
+import { ifRuleMatches } from "./matching/if_rule.ts";
+import { matches } from "./matching/matcher.ts";
 import type { Registration, SourceLocation } from "./registration.ts";
 import { registrationId } from "./registration_id.ts";
-import type { LoadedSettings } from "./settings_chain.ts";
+import type { LoadedSettings } from "./settings/settings_chain.ts";
 
 /** Why a valid settings entry has no registration. */
 export type NotRegisteredStatus =

@@ -9,14 +9,18 @@
  */
 import type { Diagnostic } from "./diagnostic.ts";
 import type { EventProfile } from "./event_table.ts";
-import { findInstalledPlugins } from "./installed_plugins.ts";
-import { type LoadedPlugin, readPluginDir, readPluginHooks } from "./plugin_hooks.ts";
-import type { PluginLocation } from "./plugin_location.ts";
+import { findInstalledPlugins } from "./plugins/installed_plugins.ts";
+import { type LoadedPlugin, readPluginDir, readPluginHooks } from "./plugins/plugin_hooks.ts";
+import type { PluginLocation } from "./plugins/plugin_location.ts";
 import { buildRegistry, type Registry } from "./registry.ts";
-import { type LoadedSettings, loadSettingsChain, type ReadTextFile } from "./settings_chain.ts";
-import type { EntrySink } from "./settings_entries.ts";
+import {
+  type LoadedSettings,
+  loadSettingsChain,
+  type ReadTextFile,
+} from "./settings/settings_chain.ts";
+import type { EntrySink } from "./settings/settings_entries.ts";
 
-export type { LoadedPlugin } from "./plugin_hooks.ts";
+export type { LoadedPlugin } from "./plugins/plugin_hooks.ts";
 
 /** The settings chain and the plugins: handlers, skipped entries and diagnostics of both. */
 export interface LoadedHooks extends LoadedSettings {

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { AgentError } from "../error.ts";
 import type { Model } from "./model.ts";
-import { loadScriptedModel } from "./scripted_model.ts";
+import { loadScriptedModel } from "./scripted/scripted_model.ts";
 
 export type ModelSource =
   | { readonly kind: "path"; readonly path: string }
@@ -79,7 +79,7 @@ export interface OpenModelOptions {
 /** Opens the model `source` names: downloads an `hf:` file first when it is not cached. */
 export async function openModel(source: ModelSource, options: OpenModelOptions): Promise<Model> {
   if (source.kind === "scripted") return await loadScriptedModel(source.path);
-  const llama = await import("./llama_model.ts");
+  const llama = await import("./llama/llama_model.ts");
   const modelPath = source.kind === "path" ? source.path : await llama.resolveModelSource(source, {
     cacheDir: options.cacheDir,
     onProgress: (fraction) => options.onProgress?.("download", fraction),

@@ -1,6 +1,6 @@
 /**
  * What the model reads where a tool result was cut to fit its context: what was left out and
- * how to get it, in each profile's words (src/acp/tool_output_budget.ts decides the cut).
+ * how to get it, in each profile's words (src/acp/turn/tool_output_budget.ts decides the cut).
  *
  * The claude profile keeps Claude Code's own sentences where it has one, and adds how to see the
  * rest where Claude Code's does not say: Bash's middle marker `... [N lines truncated] ...`,

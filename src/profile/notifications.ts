@@ -1,6 +1,6 @@
 /**
  * When Notification hooks fire, and what their `notification_type`, `message` and `title` are,
- * in each profile's words (src/acp/notification_hooks.ts fires them).
+ * in each profile's words (src/acp/session/notification_hooks.ts fires them).
  *
  * - `llama`: the source document's contract (hooks.md §4): once per finished agent message and
  *   thought, `notification_type` `agent_message` / `agent_thought`, the whole text as `message`.

@@ -1,6 +1,6 @@
 /**
  * How a profile's shell tool runs a command, as data the session's shell reads
- * (src/agent/shell_session.ts).
+ * (src/agent/shell/shell_session.ts).
  *
  * - `claude`: Claude Code's Bash. Each command runs in a shell of its own, bash where there is
  *   one (`/bin/sh` otherwise), and a `cd` carries over: the directory a command that succeeded

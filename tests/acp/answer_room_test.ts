@@ -5,8 +5,8 @@
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { answerTokenCap, MIN_ANSWER_TOKENS, requestAnswerCap } from "../../src/model/answer_cap.ts";
-import { compactionLimit, summaryTokenCap } from "../../src/acp/compaction.ts";
-import { contextResultBudget } from "../../src/acp/tool_output_budget.ts";
+import { compactionLimit, summaryTokenCap } from "../../src/acp/compaction/compaction.ts";
+import { contextResultBudget } from "../../src/acp/turn/tool_output_budget.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { reply, type Step, steppedModel } from "./fake_models.ts";
 

@@ -7,8 +7,8 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";
 import { readLog, seen } from "./hook_fixtures.ts";

@@ -7,9 +7,12 @@ import {
   mergeCompactInstructions,
   runPostCompactHooks,
   runPreCompactHooks,
-} from "../../src/acp/compact_hooks.ts";
-import { createSessionHookFirer, type SessionHookFirer } from "../../src/acp/session_hook_firer.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
+} from "../../src/acp/compaction/compact_hooks.ts";
+import {
+  createSessionHookFirer,
+  type SessionHookFirer,
+} from "../../src/acp/session/session_hook_firer.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
 import { compatProfile, type CompatProfileId } from "../../src/profile/compat_profile.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { logging, printing, readLog, settings } from "./hook_fixtures.ts";

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { AgentError } from "../../src/error.ts";
 import type {
   GenerateRequest,
@@ -9,8 +9,8 @@ import type {
 } from "../../src/model/model.ts";
 import { estimatePromptTokens } from "../../src/model/token_estimate.ts";
 import { answerTokenCap } from "../../src/model/answer_cap.ts";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/conversation_summary.ts";
-import { SUMMARY_HEADING } from "../../src/acp/system_prompt.ts";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/compaction/conversation_summary.ts";
+import { SUMMARY_HEADING } from "../../src/acp/turn/system_prompt.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 

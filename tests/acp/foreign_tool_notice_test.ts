@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
-import { foreignToolNotice } from "../../src/acp/foreign_tool_notice.ts";
+import { foreignToolNotice } from "../../src/acp/session/foreign_tool_notice.ts";
 import { loadSessionHooks } from "../../src/hooks/session_hooks.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { withTempProject } from "../helpers/run_cli.ts";

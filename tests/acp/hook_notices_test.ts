@@ -5,7 +5,7 @@
  * notice; a plain log line on a tool event does not.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { hookNotices } from "../../src/acp/hook_notices.ts";
+import { hookNotices } from "../../src/acp/session/hook_notices.ts";
 import { answered, decide, exited } from "../hooks/registration_fixture.ts";
 
 const NOT_JSON = "Hook output looks like a JSON object but is not valid JSON — ";

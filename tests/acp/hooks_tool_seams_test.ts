@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { parsePermissionRules } from "../../src/agent/permission_rules.ts";
+import { parsePermissionRules } from "../../src/agent/permissions/permission_rules.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
 import {

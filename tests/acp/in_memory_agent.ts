@@ -13,15 +13,15 @@ import type {
   SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../../src/acp/agent_app.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
 import { createModelEvaluator } from "../../src/acp/model_evaluator.ts";
 import type { AgentConfig } from "../../src/acp/agent_config.ts";
 import { createModelProvider } from "../../src/acp/model_provider.ts";
-import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
-import type { PermissionRule } from "../../src/agent/permission_rules.ts";
+import type { PermissionModeId } from "../../src/agent/permissions/permission_policy.ts";
+import type { PermissionRule } from "../../src/agent/permissions/permission_rules.ts";
 import type { Model } from "../../src/model/model.ts";
-import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.ts";
-import { withoutParagraphBreaks } from "../../src/acp/message_paragraphs.ts";
+import { type ModelScript, scriptedModel } from "../../src/model/scripted/scripted_model.ts";
+import { withoutParagraphBreaks } from "../../src/acp/session/message_paragraphs.ts";
 
 /**
  * The texts of the notices among `updates` (agent text marked `_meta["llama-agent/notice"]`), in

@@ -4,9 +4,9 @@
  * make the fixed prompt smaller by what bench/prompt_tokens.ts measures, counted by a real
  * tokenizer (SmolLM2's where installed, a generated model's always).
  */
-import { createToolKit } from "../../src/agent/tool_kits.ts";
-import { systemPromptItem } from "../../src/acp/system_prompt.ts";
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import { createToolKit } from "../../src/agent/tools/tool_kits.ts";
+import { systemPromptItem } from "../../src/acp/turn/system_prompt.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
 import type { GenerateRequest, ModelSession } from "../../src/model/model.ts";
 import { compatProfile, type CompatProfileId } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";

@@ -1,5 +1,9 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { KEPT_START_BYTES, LineSplitter, type SplitLine } from "../../src/acp/line_splitter.ts";
+import {
+  KEPT_START_BYTES,
+  LineSplitter,
+  type SplitLine,
+} from "../../src/acp/stdio/line_splitter.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

@@ -9,7 +9,7 @@ import { REPO_ROOT, withTempProject } from "../helpers/run_cli.ts";
 import { writeReplyModel } from "../helpers/test_models.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { MODEL_LOAD_META_KEY } from "../../src/acp/load_progress.ts";
-import { NOTICE_META_KEY } from "../../src/acp/hook_notices.ts";
+import { NOTICE_META_KEY } from "../../src/acp/session/hook_notices.ts";
 import type { JsonObject } from "../helpers/json_object.ts";
 
 const DENO = `${REPO_ROOT}/node_modules/deno/deno`;

@@ -16,7 +16,7 @@ import {
   type ModelProvider,
 } from "../../src/acp/model_provider.ts";
 import type { Model } from "../../src/model/model.ts";
-import { scriptedModel } from "../../src/model/scripted_model.ts";
+import { scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 
 /** A clock that moves only when told, running the timers that fall due. */
 class SteppedClock implements ProgressClock {

@@ -8,7 +8,7 @@ import {
   LoopGuard,
   REFUSED_REPEAT_LIMIT,
   UNCHANGED_CALL_LIMIT,
-} from "../../src/acp/loop_guard.ts";
+} from "../../src/acp/turn/loop_guard.ts";
 
 const RM = { name: "shell", input: { command: "rm -rf build" } };
 const READ = { name: "fs_read", input: { file_path: "notes.txt", offset: 1 } };

@@ -6,14 +6,17 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { parsePermissionRules, type PermissionRule } from "../../src/agent/permission_rules.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import {
+  parsePermissionRules,
+  type PermissionRule,
+} from "../../src/agent/permissions/permission_rules.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import {
   alreadyRefusedText,
   REFUSED_REPEAT_LIMIT,
   UNCHANGED_CALL_LIMIT,
   UNCHANGED_TEXT,
-} from "../../src/acp/loop_guard.ts";
+} from "../../src/acp/turn/loop_guard.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";
 import { logging, readLog, settings } from "./hook_fixtures.ts";

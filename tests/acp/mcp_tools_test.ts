@@ -5,7 +5,10 @@
  */
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { parsePermissionRules, type PermissionRule } from "../../src/agent/permission_rules.ts";
+import {
+  parsePermissionRules,
+  type PermissionRule,
+} from "../../src/agent/permissions/permission_rules.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { FIXTURE_TOOL_NAMES, stdioFixture } from "../mcp/fixture_servers.ts";

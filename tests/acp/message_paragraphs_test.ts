@@ -10,7 +10,7 @@ import {
   type ThreadTail,
   threadTailAfter,
   withoutParagraphBreaks,
-} from "../../src/acp/message_paragraphs.ts";
+} from "../../src/acp/session/message_paragraphs.ts";
 
 const notice = (said: string, messageId = "n"): SessionUpdate => ({
   sessionUpdate: "agent_message_chunk",

@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { readMessageStart } from "../../src/acp/message_start.ts";
+import { readMessageStart } from "../../src/acp/stdio/message_start.ts";
 
 Deno.test("a request's id and method are read from its start", () => {
   assertEquals(

@@ -9,7 +9,7 @@ import {
   type ModelLister,
 } from "../../src/acp/model_catalog.ts";
 import { createModelProvider, type ModelLoader } from "../../src/acp/model_provider.ts";
-import { scriptedModel } from "../../src/model/scripted_model.ts";
+import { scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 import type { Model } from "../../src/model/model.ts";
 import { AgentError } from "../../src/error.ts";
 

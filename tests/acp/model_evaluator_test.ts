@@ -10,7 +10,7 @@ import {
   VERDICT_MAX_TOKENS,
   VERDICT_SCHEMA,
 } from "../../src/acp/model_evaluator.ts";
-import { type EvaluationRequest, runEvaluatedHandler } from "../../src/hooks/evaluator.ts";
+import { type EvaluationRequest, runEvaluatedHandler } from "../../src/hooks/handlers/evaluator.ts";
 import type {
   AssistantSegment,
   GenerateRequest,
@@ -18,7 +18,7 @@ import type {
   Model,
   ModelSession,
 } from "../../src/model/model.ts";
-import { type ModelScript, scriptedModel } from "../../src/model/scripted_model.ts";
+import { type ModelScript, scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 import {
   assert,
   assertEquals,
@@ -29,7 +29,7 @@ import {
 import { withTempDir } from "../agent/temp_dir.ts";
 import { answerTokenCap } from "../../src/model/answer_cap.ts";
 import { estimatePromptTokens, estimateTextTokens } from "../../src/model/token_estimate.ts";
-import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/context_budget.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/compaction/context_budget.ts";
 
 /** What one `generate` call was given (callbacks left out). */
 type SeenRequest = Omit<GenerateRequest, "onTextChunk" | "onThoughtChunk" | "signal">;

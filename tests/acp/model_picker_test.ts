@@ -21,13 +21,13 @@ import {
   type ModelLister,
 } from "../../src/acp/model_catalog.ts";
 import { createModelProvider, type ModelLoader } from "../../src/acp/model_provider.ts";
-import { withoutParagraphBreaks } from "../../src/acp/message_paragraphs.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
-import { preloadLlama } from "../../src/model/llama_model.ts";
+import { withoutParagraphBreaks } from "../../src/acp/session/message_paragraphs.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
+import { preloadLlama } from "../../src/model/llama/llama_model.ts";
 import type { ConversationItem, Model } from "../../src/model/model.ts";
 import { openModel } from "../../src/model/model_source.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { writeReplyModel } from "../helpers/test_models.ts";
 
 // node-llama-cpp's signal handlers belong to the process, not to a test (see preloadLlama).

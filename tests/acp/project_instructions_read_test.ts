@@ -3,7 +3,10 @@
  * a character boundary), a file the earlier ones left no room for is left out with a notice, and
  * a CLAUDE.md that links to AGENTS.md is read once.
  */
-import { cutAtLineEnd, readProjectInstructions } from "../../src/acp/project_instructions.ts";
+import {
+  cutAtLineEnd,
+  readProjectInstructions,
+} from "../../src/acp/session/project_instructions.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
 

@@ -6,7 +6,7 @@
  * never fired.
  */
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { MAX_PROJECT_INSTRUCTIONS_BYTES } from "../../src/acp/project_instructions.ts";
+import { MAX_PROJECT_INSTRUCTIONS_BYTES } from "../../src/acp/session/project_instructions.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { within } from "../helpers/within.ts";

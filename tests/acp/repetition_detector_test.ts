@@ -4,7 +4,7 @@ import {
   REPETITION_MIN_COPIES,
   REPETITION_MIN_SPAN,
   RepetitionDetector,
-} from "../../src/acp/repetition_detector.ts";
+} from "../../src/acp/turn/repetition_detector.ts";
 
 /** What a detector finds in `text` streamed in chunks of `size` characters. */
 function detect(text: string, size = 7): Repetition | undefined {

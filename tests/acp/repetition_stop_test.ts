@@ -6,10 +6,13 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import type { GenerateRequest, GenerateResult } from "../../src/model/model.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
-import { conversationFromTranscript, readTranscript } from "../../src/agent/transcript_reader.ts";
-import { REPETITION_MIN_SPAN } from "../../src/acp/repetition_detector.ts";
-import { takeBack } from "../../src/agent/take_back.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
+import {
+  conversationFromTranscript,
+  readTranscript,
+} from "../../src/agent/transcript/transcript_reader.ts";
+import { REPETITION_MIN_SPAN } from "../../src/acp/turn/repetition_detector.ts";
+import { takeBack } from "../../src/agent/transcript/take_back.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { reply, type Step, steppedModel } from "./fake_models.ts";
 import { logging, readLog, settings } from "./hook_fixtures.ts";

@@ -1,6 +1,6 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
 

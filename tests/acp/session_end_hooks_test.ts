@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { sessionEndBudget } from "../../src/acp/session_end_hooks.ts";
+import { sessionEndBudget } from "../../src/acp/session/session_end_hooks.ts";
 import { exists, oneCall, sleepMarker, text, untilRunning } from "./claude_session_fixture.ts";
 import { readLog, settings } from "./hook_fixtures.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";

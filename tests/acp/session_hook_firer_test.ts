@@ -4,7 +4,10 @@
  * that no hook matches waits on nothing.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { createSessionHookFirer, type FiringObserver } from "../../src/acp/session_hook_firer.ts";
+import {
+  createSessionHookFirer,
+  type FiringObserver,
+} from "../../src/acp/session/session_hook_firer.ts";
 import type { HookFiring } from "../../src/hooks/hook_engine.ts";
 import type { HandlerRunner, HookPayload } from "../../src/hooks/handler_runner.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";

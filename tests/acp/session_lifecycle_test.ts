@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 
 const TOOL_SCRIPT = {

@@ -4,7 +4,7 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import type { ConversationItem } from "../../src/model/model.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, type Step, steppedModel } from "./fake_models.ts";

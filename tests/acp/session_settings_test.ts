@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { assertEquals } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { noticesOf, withInMemoryAgent } from "./in_memory_agent.ts";
 
 const text = (prompt: string): ContentBlock[] => [{ type: "text", text: prompt }];

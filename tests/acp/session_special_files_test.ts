@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { within } from "../helpers/within.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { linkToDevZero, makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import { type InMemoryAgent, withInMemoryAgent } from "./in_memory_agent.ts";
 

@@ -7,8 +7,8 @@
  */
 import { dirname } from "node:path";
 import type { ConversationItem, GenerateRequest } from "../../src/model/model.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, reply } from "./fake_models.ts";
 import { recordingModel, text } from "./claude_session_fixture.ts";

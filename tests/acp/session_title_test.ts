@@ -2,8 +2,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { printing, settings } from "./hook_fixtures.ts";
-import { sessionTitle, TITLE_LENGTH } from "../../src/agent/session_title.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { sessionTitle, TITLE_LENGTH } from "../../src/agent/transcript/session_title.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 
 Deno.test("a session is titled with the first line of the user's words, whatever a UserPromptSubmit hook adds", async () => {
   await withInMemoryAgent({

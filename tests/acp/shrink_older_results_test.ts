@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import {
   OLDER_RESULT_STUB_TOKENS,
   shrinkOlderResults,
-} from "../../src/acp/shrink_older_results.ts";
+} from "../../src/acp/compaction/shrink_older_results.ts";
 import type { AssistantSegment, ConversationItem } from "../../src/model/model.ts";
 import { estimateTextTokens } from "../../src/model/token_estimate.ts";
 

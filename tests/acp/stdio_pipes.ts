@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { isObject, type JsonObject } from "../helpers/json_object.ts";
 import { Waiters } from "../helpers/waiters.ts";
-import { stdioStream, type StdioStreamOptions } from "../../src/acp/stdio_stream.ts";
+import { stdioStream, type StdioStreamOptions } from "../../src/acp/stdio/stdio_stream.ts";
 
 export const INITIALIZE_RESPONSE = {
   protocolVersion: 1,

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { isObject, type JsonObject } from "../helpers/json_object.ts";
-import { stdioStream } from "../../src/acp/stdio_stream.ts";
+import { stdioStream } from "../../src/acp/stdio/stdio_stream.ts";
 import {
   connect,
   initialize,

@@ -5,12 +5,12 @@
  * response's `_meta`. The strings are written out here, not taken from the code under test.
  */
 import type { ConversationItem, GenerateRequest } from "../../src/model/model.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
 import {
   stopBlockIgnoredNotice,
   stopContinuation,
   stopHookBlockCapFromEnv,
-} from "../../src/acp/stop_continuation.ts";
+} from "../../src/acp/turn/stop_continuation.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { reply } from "./fake_models.ts";
 import { recordingModel, text } from "./claude_session_fixture.ts";

@@ -9,8 +9,8 @@ import { createAgentApp } from "../../src/acp/agent_app.ts";
 import type { AgentConfig } from "../../src/acp/agent_config.ts";
 import type { ModelCatalog } from "../../src/acp/model_catalog.ts";
 import { createModelProvider } from "../../src/acp/model_provider.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
-import { scriptedModel } from "../../src/model/scripted_model.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
+import { scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { connect, initialize, request } from "./stdio_pipes.ts";
 

@@ -2,7 +2,7 @@
  * The system prompt's order: what every session of a profile shares first, so that its
  * evaluated state serves every project, then where this session works and what it was told.
  */
-import { SUMMARY_HEADING, systemPromptItem } from "../../src/acp/system_prompt.ts";
+import { SUMMARY_HEADING, systemPromptItem } from "../../src/acp/turn/system_prompt.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 

@@ -2,7 +2,7 @@
  * Calls written as text (text_tool_calls.ts): each syntax small models use, and the rule that
  * tells an answer that is calls from prose that shows or mentions JSON.
  */
-import { LEAD_IN_MAX_CHARS, textToolCalls } from "../../src/acp/text_tool_calls.ts";
+import { LEAD_IN_MAX_CHARS, textToolCalls } from "../../src/acp/turn/text_tool_calls.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const TOOLS = new Set(["Bash", "Read", "shell", "fs_read", "bash", "mcp__files__list"]);

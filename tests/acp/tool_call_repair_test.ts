@@ -5,10 +5,10 @@
  * are decoded, JSON that is not JSON is called so, and an unknown tool's error lists the tools.
  */
 import type { GenerateRequest, GenerateResult } from "../../src/model/model.ts";
-import { repairedCall } from "../../src/acp/tool_call_repair.ts";
-import { conversationFromTranscript } from "../../src/agent/transcript_reader.ts";
-import { TranscriptRecord } from "../../src/agent/transcript_record.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { repairedCall } from "../../src/acp/turn/tool_call_repair.ts";
+import { conversationFromTranscript } from "../../src/agent/transcript/transcript_reader.ts";
+import { TranscriptRecord } from "../../src/agent/transcript/transcript_record.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { lastToolCallUpdate, oneCall, recordingModel, text } from "./claude_session_fixture.ts";

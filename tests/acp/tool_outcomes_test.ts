@@ -5,8 +5,8 @@
  * real output. Each asserts the exact text the model was given.
  */
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { batches, exists, lastToolCallUpdate, oneCall, text } from "./claude_session_fixture.ts";
 import { logging, printing, readLog, settings } from "./hook_fixtures.ts";

@@ -5,7 +5,7 @@ import {
   fitResult,
   fitToTokens,
   resultOrigin,
-} from "../../src/acp/tool_output_budget.ts";
+} from "../../src/acp/turn/tool_output_budget.ts";
 import {
   CLAUDE_CUT_NOTES,
   type CutNotes,

@@ -1,10 +1,10 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { AgentError } from "../../src/error.ts";
 import type { GenerateRequest, Model } from "../../src/model/model.ts";
 import { answerTokenCap } from "../../src/model/answer_cap.ts";
 import { estimatePromptTokens, estimateTextTokens } from "../../src/model/token_estimate.ts";
-import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/context_budget.ts";
+import { DEFAULT_TOOL_OUTPUT_SHARE } from "../../src/acp/compaction/context_budget.ts";
 import { withInMemoryAgent } from "./in_memory_agent.ts";
 import { callTool, reply, steppedModel } from "./fake_models.ts";
 

@@ -4,7 +4,7 @@ import {
   confinePath,
   isInsideRoots,
   realPathAllowingMissing,
-} from "../../src/agent/allowed_roots.ts";
+} from "../../src/os/files/allowed_roots.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 /** A project dir and an outside dir, both real, side by side. */

@@ -1,6 +1,6 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { CallFileReads } from "../../src/agent/call_file_reads.ts";
-import type { FileAccess, FileReadResult } from "../../src/agent/file_access.ts";
+import { CallFileReads } from "../../src/agent/files/call_file_reads.ts";
+import type { FileAccess, FileReadResult } from "../../src/agent/files/file_access.ts";
 
 /** A door over an in-memory file table that counts the reads of each path. */
 function countingDoor(files: Map<string, string>) {

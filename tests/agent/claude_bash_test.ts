@@ -1,6 +1,6 @@
 /** Claude Code's Bash, row by row of claude-compat.md §5. */
 import { assertEquals } from "../helpers/assert.ts";
-import { bashExecution } from "../../src/agent/claude_shell_result.ts";
+import { bashExecution } from "../../src/agent/tools/claude_shell_result.ts";
 import { assertJson, ran, withKitProject } from "./claude_kit_deps.ts";
 
 const response = (stdout: string, interrupted = false) => ({

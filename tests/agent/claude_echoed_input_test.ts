@@ -1,5 +1,5 @@
 /** A call's input as Claude Code echoes it back to the model (claude-compat.md §0.3). */
-import { claudeEchoedInput } from "../../src/agent/claude_echoed_input.ts";
+import { claudeEchoedInput } from "../../src/agent/tools/claude_echoed_input.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const echoed = (capability: Parameters<typeof claudeEchoedInput>[0], input: unknown) =>

@@ -7,8 +7,8 @@
  * that leave nothing. Compared as JSON text: the key order is part of the shape.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { renderedFor } from "../../src/agent/claude_hook_attachments.ts";
-import { firingRecords, HOOK_RECORDS } from "../../src/agent/claude_hook_records.ts";
+import { renderedFor } from "../../src/agent/transcript/claude_hook_attachments.ts";
+import { firingRecords, HOOK_RECORDS } from "../../src/agent/transcript/claude_hook_records.ts";
 import { FIRED_EVENTS, type FiredEventName } from "../../src/hooks/event_table.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";

@@ -2,11 +2,11 @@
  * The claude kit on real files: a temp project, local file and shell doors, and the kit whose
  * read state a test builds up call by call.
  */
-import { allowedRoots } from "../../src/agent/allowed_roots.ts";
-import { claudeToolKit } from "../../src/agent/claude_tool_kit.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import type { ToolExecution, ToolExecutorDeps, ToolKit } from "../../src/agent/tool_kit.ts";
+import { allowedRoots } from "../../src/os/files/allowed_roots.ts";
+import { claudeToolKit } from "../../src/agent/tools/claude_tool_kit.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
+import type { ToolExecution, ToolExecutorDeps, ToolKit } from "../../src/agent/tools/tool_kit.ts";
 import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { withTempDir } from "./temp_dir.ts";

@@ -1,5 +1,5 @@
 /** What PermissionRequest's `permission_suggestions` offer, Claude Code's way. */
-import { claudePermissionSuggestions } from "../../src/agent/claude_permission_suggestions.ts";
+import { claudePermissionSuggestions } from "../../src/agent/permissions/claude_permission_suggestions.ts";
 import type { PermissionSuggestion } from "../../src/hooks/payload.ts";
 import { assertEquals } from "../helpers/assert.ts";
 

@@ -2,7 +2,7 @@
  * The claude profile's tools in a small context keep Claude Code's shapes: the same names,
  * parameters, types and required parameters as the full ones; only the descriptions are shorter.
  */
-import { claudeToolDefinitions } from "../../src/agent/claude_tool_definitions.ts";
+import { claudeToolDefinitions } from "../../src/agent/tools/claude_tool_definitions.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 
 /** A schema without its descriptions: what a hook or a call's shape depends on. */

@@ -1,5 +1,5 @@
 /** The claude kit's schemas: what hooks see as `tool_input` (claude-compat.md §0.3) and its words. */
-import { claudeToolKit } from "../../src/agent/claude_tool_kit.ts";
+import { claudeToolKit } from "../../src/agent/tools/claude_tool_kit.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { assertJson } from "./claude_kit_deps.ts";
 

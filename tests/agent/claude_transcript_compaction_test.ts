@@ -5,7 +5,7 @@
  * Compaction hooks leave no record of their own.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { ClaudeTranscript } from "../../src/agent/claude_transcript.ts";
+import { ClaudeTranscript } from "../../src/agent/transcript/claude_transcript.ts";
 import type { FiredEventName } from "../../src/hooks/event_table.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";

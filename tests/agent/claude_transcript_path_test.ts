@@ -7,7 +7,7 @@ import {
   claudeProjectSlug,
   claudeTranscriptHome,
   claudeTranscriptPathFor,
-} from "../../src/agent/claude_transcript_path.ts";
+} from "../../src/agent/transcript/claude_transcript_path.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 Deno.test("the project directory is the cwd with each / made -, under ~/.claude/projects", () => {

@@ -4,9 +4,12 @@
  * private file, and a session that goes on when the file cannot be written.
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { ClaudeTranscript } from "../../src/agent/claude_transcript.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
-import { errorToolUseResult, toolResultBlock } from "../../src/agent/claude_transcript_records.ts";
+import { ClaudeTranscript } from "../../src/agent/transcript/claude_transcript.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
+import {
+  errorToolUseResult,
+  toolResultBlock,
+} from "../../src/agent/transcript/claude_transcript_records.ts";
 import type { FiredEventName } from "../../src/hooks/event_table.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";

@@ -1,6 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { assertEquals } from "../helpers/assert.ts";
-import { ClientFileAccess } from "../../src/agent/client_file_access.ts";
+import { ClientFileAccess } from "../../src/agent/files/client_file_access.ts";
 import { fakeClient } from "./fake_client.ts";
 
 Deno.test("a client read sends fs/read_text_file with an absolute path, line and limit", async () => {

@@ -1,6 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
-import { ClientShellRunner } from "../../src/agent/client_shell_runner.ts";
+import { ClientShellRunner } from "../../src/agent/shell/client_shell_runner.ts";
 import { fakeClient } from "./fake_client.ts";
 
 const ids = { sessionId: "s1", terminalId: "term-1" };

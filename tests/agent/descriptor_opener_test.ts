@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { DescriptorOpener } from "../../src/agent/descriptor_opener.ts";
-import { loadLibc } from "../../src/agent/libc.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
+import { DescriptorOpener } from "../../src/os/files/descriptor_opener.ts";
+import { loadLibc } from "../../src/os/files/libc.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
 import { makeFifo } from "../hooks/special_files.ts";
 import { hookedLibc } from "./hooked_libc.ts";
 import { repoUrl, runProbeScript } from "./probe_script.ts";
@@ -85,10 +85,10 @@ Deno.test({
     await withTempDir({ "p/d/a.txt": "a", "q/d/b.txt": "b" }, async (base) => {
       // q is a root the agent may read but not write; p/d_link stands ready to replace p/d.
       await Deno.symlink(`${base}/q/d`, `${base}/p/d_link`);
-      const script = `import { allowedRoots } from "${repoUrl("src/agent/allowed_roots.ts")}";
-import { DescriptorOpener } from "${repoUrl("src/agent/descriptor_opener.ts")}";
-import { loadLibc } from "${repoUrl("src/agent/libc.ts")}";
-import { LocalFileAccess } from "${repoUrl("src/agent/local_file_access.ts")}";
+      const script = `import { allowedRoots } from "${repoUrl("src/os/files/allowed_roots.ts")}";
+import { DescriptorOpener } from "${repoUrl("src/os/files/descriptor_opener.ts")}";
+import { loadLibc } from "${repoUrl("src/os/files/libc.ts")}";
+import { LocalFileAccess } from "${repoUrl("src/agent/files/local_file_access.ts")}";
 import { hookedLibc } from "${repoUrl("tests/agent/hooked_libc.ts")}";
 const base = "${base}";
 const libc = loadLibc();

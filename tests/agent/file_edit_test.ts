@@ -1,6 +1,6 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { applyEdit, editFile } from "../../src/agent/file_edit.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
+import { applyEdit, editFile } from "../../src/agent/files/file_edit.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 const edit = (oldString: string, newString: string, replaceAll = false) => ({

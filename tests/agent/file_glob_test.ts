@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { globFiles } from "../../src/agent/file_glob.ts";
+import { globFiles } from "../../src/agent/search/file_glob.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 /** Sets the files' modification times in the order given, a second apart. */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
-import { formatGrepContent, grepFiles } from "../../src/agent/file_grep.ts";
-import type { GrepOperation } from "../../src/agent/tool_operation.ts";
+import { formatGrepContent, grepFiles } from "../../src/agent/search/file_grep.ts";
+import type { GrepOperation } from "../../src/agent/tools/tool_operation.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 function grep(pattern: string, options: Partial<GrepOperation> = {}): GrepOperation {

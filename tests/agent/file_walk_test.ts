@@ -1,8 +1,8 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type WalkedFile, walkFiles, type WalkOptions } from "../../src/agent/file_walk.ts";
-import { openDescriptorDirectories } from "../../src/agent/descriptor_directory.ts";
-import { openPathDirectories } from "../../src/agent/path_directory.ts";
-import type { OpenDirectorySource } from "../../src/agent/walk_directory.ts";
+import { type WalkedFile, walkFiles, type WalkOptions } from "../../src/agent/search/file_walk.ts";
+import { openDescriptorDirectories } from "../../src/os/files/descriptor_directory.ts";
+import { openPathDirectories } from "../../src/os/files/path_directory.ts";
+import type { OpenDirectorySource } from "../../src/os/files/walk_directory.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 /** Each way of opening directories this platform has: every test runs on all of them. */

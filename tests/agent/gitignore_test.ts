@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { IgnoreRules, isIgnored, parseGitignore } from "../../src/agent/gitignore.ts";
+import { IgnoreRules, isIgnored, parseGitignore } from "../../src/agent/search/gitignore.ts";
 
 const ROOT = "/p";
 

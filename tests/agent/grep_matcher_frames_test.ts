@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
-import { encodeFrame, FrameDecoder } from "../../src/agent/grep_matcher_frames.ts";
-import { runGrepMatcher } from "../../src/agent/grep_matcher_process.ts";
+import { encodeFrame, FrameDecoder } from "../../src/agent/search/grep_matcher_frames.ts";
+import { runGrepMatcher } from "../../src/agent/search/grep_matcher_process.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

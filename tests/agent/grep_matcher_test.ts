@@ -4,10 +4,10 @@ import {
   GrepMatcher,
   type GrepMatcherOptions,
   type MatchingOutcome,
-} from "../../src/agent/grep_matcher.ts";
-import { matcherCommand } from "../../src/agent/grep_matcher_command.ts";
-import { GREP_MATCHER_ARGUMENT } from "../../src/agent/grep_matcher_process.ts";
-import type { MatchSpec } from "../../src/agent/grep_text_match.ts";
+} from "../../src/agent/search/grep_matcher.ts";
+import { matcherCommand } from "../../src/agent/search/grep_matcher_command.ts";
+import { GREP_MATCHER_ARGUMENT } from "../../src/agent/search/grep_matcher_process.ts";
+import type { MatchSpec } from "../../src/agent/search/grep_text_match.ts";
 
 const encoder = new TextEncoder();
 
@@ -125,5 +125,5 @@ Deno.test("the matcher process runs with no permission and none of the project's
   for (const flag of ["--no-prompt", "--no-config", "--no-lock", "--no-npm", "--no-remote"]) {
     assert(args.includes(flag), flag);
   }
-  assert(args.at(-1)!.endsWith("/src/agent/grep_matcher_process.ts"), args.at(-1));
+  assert(args.at(-1)!.endsWith("/src/agent/search/grep_matcher_process.ts"), args.at(-1));
 });

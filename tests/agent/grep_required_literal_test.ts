@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { containsLiteral, requiredLiteral } from "../../src/agent/grep_required_literal.ts";
+import { containsLiteral, requiredLiteral } from "../../src/agent/search/grep_required_literal.ts";
 
 Deno.test("the required text is the longest certain run of plain characters", () => {
   const cases: [string, string | undefined][] = [

@@ -3,7 +3,7 @@
  * name and arguments, so a test can record what was opened, or swap a path at an exact step
  * instead of racing for it.
  */
-import type { Libc } from "../../src/agent/libc.ts";
+import type { Libc } from "../../src/os/files/libc.ts";
 
 export interface LibcCall {
   readonly name: string;

@@ -2,9 +2,12 @@ import { assertEquals } from "../helpers/assert.ts";
 import {
   closeInterruptedToolCalls,
   INTERRUPTED_CALL_TEXT,
-} from "../../src/agent/interrupted_tool_calls.ts";
-import { conversationFromTranscript, replayUpdates } from "../../src/agent/transcript_reader.ts";
-import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
+} from "../../src/agent/transcript/interrupted_tool_calls.ts";
+import {
+  conversationFromTranscript,
+  replayUpdates,
+} from "../../src/agent/transcript/transcript_reader.ts";
+import type { TranscriptRecord } from "../../src/agent/transcript/transcript_record.ts";
 import { promptRecord, SESSION_RECORD } from "./transcript_records.ts";
 
 const session = SESSION_RECORD;

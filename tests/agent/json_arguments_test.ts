@@ -3,8 +3,8 @@
  * otherwise called invalid JSON with the parser's words and the place it stopped, in both
  * profiles' checks.
  */
-import { claudeToolKit } from "../../src/agent/claude_tool_kit.ts";
-import { decodeArguments, jsonSyntaxProblem } from "../../src/agent/json_arguments.ts";
+import { claudeToolKit } from "../../src/agent/tools/claude_tool_kit.ts";
+import { decodeArguments, jsonSyntaxProblem } from "../../src/agent/tools/json_arguments.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const problemOf = (text: string) => {

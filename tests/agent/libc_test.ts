@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { AT_FDCWD, libcArch, LibcError, loadLibc } from "../../src/agent/libc.ts";
+import { AT_FDCWD, libcArch, LibcError, loadLibc } from "../../src/os/files/libc.ts";
 import { repoUrl, runProbeScript } from "./probe_script.ts";
 import { withTempDir } from "./temp_dir.ts";
 
@@ -63,9 +63,9 @@ Deno.test({
 
 Deno.test("without the FFI grant the fallback opener is used, and it still confines", async () => {
   await withTempDir({ "p/a.txt": "inside\n", "outside/b.txt": "outside\n" }, async (base) => {
-    const script = `import { allowedRoots } from "${repoUrl("src/agent/allowed_roots.ts")}";
-import { confinedOpener } from "${repoUrl("src/agent/confined_opener.ts")}";
-import { LocalFileAccess } from "${repoUrl("src/agent/local_file_access.ts")}";
+    const script = `import { allowedRoots } from "${repoUrl("src/os/files/allowed_roots.ts")}";
+import { confinedOpener } from "${repoUrl("src/os/files/confined_opener.ts")}";
+import { LocalFileAccess } from "${repoUrl("src/agent/files/local_file_access.ts")}";
 const cwd = "${base}/p";
 const files = new LocalFileAccess({ cwd, roots: await allowedRoots({ launchCwd: cwd, home: undefined }) });
 console.log(JSON.stringify({

@@ -1,9 +1,9 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { ClientFileAccess } from "../../src/agent/client_file_access.ts";
-import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import { proposedFileChange } from "../../src/agent/proposed_change.ts";
-import type { ToolExecution, ToolExecutorDeps } from "../../src/agent/tool_kit.ts";
+import { ClientFileAccess } from "../../src/agent/files/client_file_access.ts";
+import { llamaToolKit } from "../../src/agent/tools/llama_tool_kit.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
+import { proposedFileChange } from "../../src/agent/permissions/proposed_change.ts";
+import type { ToolExecution, ToolExecutorDeps } from "../../src/agent/tools/tool_kit.ts";
 import { fakeClient } from "./fake_client.ts";
 import { localDeps, runLlamaTool } from "./llama_kit_deps.ts";
 import { withTempDir } from "./temp_dir.ts";

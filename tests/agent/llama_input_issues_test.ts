@@ -3,7 +3,7 @@
  * sentence inside the message of a hook's invalid `updatedInput`.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { inputSchemaFailure } from "../../src/agent/llama_input_issues.ts";
+import { inputSchemaFailure } from "../../src/agent/tools/llama_input_issues.ts";
 
 Deno.test("a missing required parameter reads as Claude Code's", () => {
   assertEquals(

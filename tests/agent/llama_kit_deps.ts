@@ -2,14 +2,14 @@
  * The llama kit on real files: local file and shell doors rooted at a temp project, and a call
  * parsed and run as the turn does.
  */
-import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
+import { llamaToolKit } from "../../src/agent/tools/llama_tool_kit.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
 import {
   failedExecution,
   type ToolExecution,
   type ToolExecutorDeps,
-} from "../../src/agent/tool_kit.ts";
+} from "../../src/agent/tools/tool_kit.ts";
 import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 
 export function localDeps(cwd: string): ToolExecutorDeps {

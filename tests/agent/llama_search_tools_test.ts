@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { GLOB_LIMIT, GREP_DEFAULT_LIMIT } from "../../src/agent/llama_search_tools.ts";
+import { GLOB_LIMIT, GREP_DEFAULT_LIMIT } from "../../src/agent/tools/llama_search_tools.ts";
 import { localDeps, runLlamaTool as run } from "./llama_kit_deps.ts";
 import { withTempDir } from "./temp_dir.ts";
 

@@ -4,9 +4,9 @@
  * claude profile's Bash, with the llama profile's own `tool_response`.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { bashExecution } from "../../src/agent/claude_shell_result.ts";
-import { shellExecution } from "../../src/agent/llama_shell_result.ts";
-import type { ShellRunResult } from "../../src/agent/shell_runner.ts";
+import { bashExecution } from "../../src/agent/tools/claude_shell_result.ts";
+import { shellExecution } from "../../src/agent/tools/llama_shell_result.ts";
+import type { ShellRunResult } from "../../src/agent/shell/shell_runner.ts";
 
 const text = (value: string) => ({
   type: "content" as const,

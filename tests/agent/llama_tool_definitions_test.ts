@@ -3,8 +3,8 @@
  * six canonical names, the call grammar's required properties in their order (the generated test
  * models follow it), and every offered property one the input parser takes.
  */
-import { llamaToolDefinitions } from "../../src/agent/llama_tool_definitions.ts";
-import { parseToolInput } from "../../src/agent/tool_input.ts";
+import { llamaToolDefinitions } from "../../src/agent/tools/llama_tool_definitions.ts";
+import { parseToolInput } from "../../src/agent/tools/tool_input.ts";
 import { capabilityOf, compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { allowedRoots } from "../../src/agent/allowed_roots.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
+import { allowedRoots } from "../../src/os/files/allowed_roots.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
 import { startPathFlipper } from "./path_flipper.ts";
 import { withTempDir } from "./temp_dir.ts";
 

@@ -1,11 +1,11 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { allowedRoots } from "../../src/agent/allowed_roots.ts";
-import type { ConfinedOpener } from "../../src/agent/confined_file.ts";
-import { DescriptorOpener } from "../../src/agent/descriptor_opener.ts";
-import { sliceLines } from "../../src/agent/file_access.ts";
-import { loadLibc } from "../../src/agent/libc.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
-import { PathOpener } from "../../src/agent/path_opener.ts";
+import { allowedRoots } from "../../src/os/files/allowed_roots.ts";
+import type { ConfinedOpener } from "../../src/os/files/confined_file.ts";
+import { DescriptorOpener } from "../../src/os/files/descriptor_opener.ts";
+import { sliceLines } from "../../src/agent/files/file_access.ts";
+import { loadLibc } from "../../src/os/files/libc.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
+import { PathOpener } from "../../src/os/files/path_opener.ts";
 import { makeFifo } from "../hooks/special_files.ts";
 import { withTempDir } from "./temp_dir.ts";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import type { ShellRunRequest } from "../../src/agent/shell_runner.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
+import type { ShellRunRequest } from "../../src/agent/shell/shell_runner.ts";
 import { livingPids, readPidFile } from "../hooks/process_probe.ts";
 import { withTempDir } from "./temp_dir.ts";
 

@@ -7,8 +7,11 @@ import {
   type PermissionModeId,
   sessionModes,
   sessionModeState,
-} from "../../src/agent/permission_policy.ts";
-import { parsePermissionRules, type PermissionRule } from "../../src/agent/permission_rules.ts";
+} from "../../src/agent/permissions/permission_policy.ts";
+import {
+  parsePermissionRules,
+  type PermissionRule,
+} from "../../src/agent/permissions/permission_rules.ts";
 import {
   capabilityOf as profileCapabilityOf,
   compatProfile,

@@ -3,7 +3,7 @@ import {
   permissionAnswer,
   permissionOptions,
   rememberAnswer,
-} from "../../src/agent/permission_request.ts";
+} from "../../src/agent/permissions/permission_request.ts";
 
 Deno.test("the four options carry their kind as their id", () => {
   assertEquals(permissionOptions("shell"), [

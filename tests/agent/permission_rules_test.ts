@@ -3,7 +3,7 @@ import {
   loadPermissionRules,
   parsePermissionRules,
   ruleDecision,
-} from "../../src/agent/permission_rules.ts";
+} from "../../src/agent/permissions/permission_rules.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 function errors(json: string): readonly string[] {

@@ -10,7 +10,7 @@ import {
   resolveEnvAssignments,
   sessionEnvDirFor,
   SessionStartEnvFiles,
-} from "../../src/agent/session_env_file.ts";
+} from "../../src/agent/shell/session_env_file.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { withTempDir } from "./temp_dir.ts";
 

@@ -4,7 +4,7 @@
  * but not for why a command stopped; the `tool_response` is the profile's own.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { shellCallResult, type ShellResultStyle } from "../../src/agent/shell_call_result.ts";
+import { shellCallResult, type ShellResultStyle } from "../../src/agent/shell/shell_call_result.ts";
 
 const text = (value: string) => ({
   type: "content" as const,

@@ -3,7 +3,7 @@
  * exit status a shell would report, whichever way the process ended.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { exitStatus, shellFailureText } from "../../src/agent/shell_failure_text.ts";
+import { exitStatus, shellFailureText } from "../../src/agent/shell/shell_failure_text.ts";
 
 const exited = (exitCode: number | null, signal: string | null = null) => ({
   kind: "exited" as const,

@@ -4,7 +4,7 @@ import {
   reportedDirectory,
   reportingScript,
   shellQuote,
-} from "../../src/agent/shell_script.ts";
+} from "../../src/agent/shell/shell_script.ts";
 
 Deno.test("a command is one quoted word, a single quote in it closed and reopened", () => {
   assertEquals(shellQuote("echo 'a b'"), `'echo '\\''a b'\\'''`);

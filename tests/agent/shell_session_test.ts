@@ -4,13 +4,13 @@
  * the source document's `sh -c` in the session directory in the llama profile.
  */
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
-import { ClientShellRunner } from "../../src/agent/client_shell_runner.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import { commandOfScript } from "../../src/agent/shell_script.ts";
-import { SH, shellProgram } from "../../src/agent/shell_program.ts";
-import { ShellSession, shellStyleUnder } from "../../src/agent/shell_session.ts";
-import type { ShellRunner, ShellRunResult } from "../../src/agent/shell_runner.ts";
-import { WorkingDirectory } from "../../src/agent/working_directory.ts";
+import { ClientShellRunner } from "../../src/agent/shell/client_shell_runner.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
+import { commandOfScript } from "../../src/agent/shell/shell_script.ts";
+import { SH, shellProgram } from "../../src/agent/shell/shell_program.ts";
+import { ShellSession, shellStyleUnder } from "../../src/agent/shell/shell_session.ts";
+import type { ShellRunner, ShellRunResult } from "../../src/agent/shell/shell_runner.ts";
+import { WorkingDirectory } from "../../src/agent/shell/working_directory.ts";
 import {
   CLAUDE_SHELL_STYLE,
   LLAMA_SHELL_STYLE,

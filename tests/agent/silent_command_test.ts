@@ -1,6 +1,6 @@
 /** Claude Code's rule for Bash's `noOutputExpected` (silent_command.ts), as a pure function. */
-import { isSilentCommand } from "../../src/agent/silent_command.ts";
-import { commandParts } from "../../src/agent/command_parts.ts";
+import { isSilentCommand } from "../../src/agent/shell/silent_command.ts";
+import { commandParts } from "../../src/agent/shell/command_parts.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("silent: every part one of Claude Code's silent commands", () => {

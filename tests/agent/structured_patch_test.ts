@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { type PatchHunk, structuredPatch } from "../../src/agent/structured_patch.ts";
+import { type PatchHunk, structuredPatch } from "../../src/agent/files/structured_patch.ts";
 
 Deno.test("an overwrite of a one-line file is one hunk with the old line and the new", () => {
   assertEquals(structuredPatch("other content\n", "overwritten\n"), [

@@ -1,16 +1,16 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { allowedRoots } from "../../src/agent/allowed_roots.ts";
-import { ClientFileAccess } from "../../src/agent/client_file_access.ts";
-import { ClientShellRunner } from "../../src/agent/client_shell_runner.ts";
-import { LocalFileAccess } from "../../src/agent/local_file_access.ts";
-import { LocalShellRunner } from "../../src/agent/local_shell_runner.ts";
-import { llamaToolKit } from "../../src/agent/llama_tool_kit.ts";
-import { DEFAULT_READ_LINES, fileWriteDiff } from "../../src/agent/tool_executor.ts";
+import { allowedRoots } from "../../src/os/files/allowed_roots.ts";
+import { ClientFileAccess } from "../../src/agent/files/client_file_access.ts";
+import { ClientShellRunner } from "../../src/agent/shell/client_shell_runner.ts";
+import { LocalFileAccess } from "../../src/agent/files/local_file_access.ts";
+import { LocalShellRunner } from "../../src/agent/shell/local_shell_runner.ts";
+import { llamaToolKit } from "../../src/agent/tools/llama_tool_kit.ts";
+import { DEFAULT_READ_LINES, fileWriteDiff } from "../../src/agent/tools/tool_executor.ts";
 import {
   failedExecution,
   type ToolExecution,
   type ToolExecutorDeps,
-} from "../../src/agent/tool_kit.ts";
+} from "../../src/agent/tools/tool_kit.ts";
 import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 import { fakeClient } from "./fake_client.ts";
 import { withTempDir } from "./temp_dir.ts";

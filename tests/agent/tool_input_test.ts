@@ -3,7 +3,7 @@ import {
   DEFAULT_SHELL_TIMEOUT_MS,
   MAX_SHELL_TIMEOUT_MS,
   parseToolInput,
-} from "../../src/agent/tool_input.ts";
+} from "../../src/agent/tools/tool_input.ts";
 import type { ToolCapability } from "../../src/profile/tool_identity.ts";
 
 function ok(capability: ToolCapability, raw: unknown) {

@@ -1,5 +1,9 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { shownPath, toolCallPresentation, toolKind } from "../../src/agent/tool_presentation.ts";
+import {
+  shownPath,
+  toolCallPresentation,
+  toolKind,
+} from "../../src/agent/tools/tool_presentation.ts";
 
 const cwd = "/home/u/proj";
 

@@ -10,7 +10,7 @@ import {
   readTranscriptStart,
   TRANSCRIPT_MAX_BYTES,
   type TranscriptReadResult,
-} from "../../src/agent/transcript_reader.ts";
+} from "../../src/agent/transcript/transcript_reader.ts";
 import { linkToDevZero, makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import { withTempDir } from "./temp_dir.ts";
 import { promptRecord, SESSION_RECORD } from "./transcript_records.ts";

@@ -5,7 +5,7 @@
  * a writer that lets go within the wait (a process handing the session over) is waited for.
  */
 import { assertEquals, assertRejectsWith } from "../helpers/assert.ts";
-import { TranscriptBusy, TranscriptWriter } from "../../src/agent/transcript_writer.ts";
+import { TranscriptBusy, TranscriptWriter } from "../../src/agent/transcript/transcript_writer.ts";
 import { withTempDir } from "./temp_dir.ts";
 import { SESSION_RECORD } from "./transcript_records.ts";
 

@@ -1,5 +1,5 @@
 /** Transcript records the transcript tests build on: a session's first record and a prompt. */
-import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
+import type { TranscriptRecord } from "../../src/agent/transcript/transcript_record.ts";
 
 /** The session record of session "s1" in "/work". */
 export const SESSION_RECORD: TranscriptRecord = {

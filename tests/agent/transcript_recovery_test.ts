@@ -3,8 +3,8 @@
  * disk. And they are private, whatever the umask.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { readTranscript } from "../../src/agent/transcript_reader.ts";
-import { TranscriptWriter } from "../../src/agent/transcript_writer.ts";
+import { readTranscript } from "../../src/agent/transcript/transcript_reader.ts";
+import { TranscriptWriter } from "../../src/agent/transcript/transcript_writer.ts";
 import { withTempDir } from "./temp_dir.ts";
 import { promptRecord, SESSION_RECORD } from "./transcript_records.ts";
 
@@ -91,7 +91,7 @@ Deno.test("after a failed write nothing more is written, and each watcher hears 
 Deno.test("transcripts are 0600 and the directories made for them 0700, even under umask 000", async () => {
   await withTempDir({}, async (dir) => {
     const path = `${dir}/state/llama-agent/sessions/s1/raw.jsonl`;
-    const writer = new URL("../../src/agent/transcript_writer.ts", import.meta.url).href;
+    const writer = new URL("../../src/agent/transcript/transcript_writer.ts", import.meta.url).href;
     const script = `const { TranscriptWriter } = await import(${JSON.stringify(writer)});
       const w = await TranscriptWriter.open(${JSON.stringify(path)}, () => {}); await w.close();`;
     const deno = Deno.execPath();

@@ -5,9 +5,9 @@
  * rules file allows runs unasked), auto-approve-reads (every read runs unasked).
  */
 import { assertEquals } from "../helpers/assert.ts";
-import type { PermissionModeId } from "../../src/agent/permission_policy.ts";
-import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
-import { settingsFromTranscript } from "../../src/agent/transcript_settings.ts";
+import type { PermissionModeId } from "../../src/agent/permissions/permission_policy.ts";
+import type { TranscriptRecord } from "../../src/agent/transcript/transcript_record.ts";
+import { settingsFromTranscript } from "../../src/agent/transcript/transcript_settings.ts";
 import { SESSION_RECORD } from "./transcript_records.ts";
 
 function restoredMode(recorded: string, processMode: PermissionModeId): string {

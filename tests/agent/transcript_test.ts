@@ -1,11 +1,11 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { TranscriptWriter } from "../../src/agent/transcript_writer.ts";
+import { TranscriptWriter } from "../../src/agent/transcript/transcript_writer.ts";
 import {
   conversationFromTranscript,
   readTranscript,
   replayUpdates,
-} from "../../src/agent/transcript_reader.ts";
-import type { TranscriptRecord } from "../../src/agent/transcript_record.ts";
+} from "../../src/agent/transcript/transcript_reader.ts";
+import type { TranscriptRecord } from "../../src/agent/transcript/transcript_record.ts";
 import { withTempDir } from "./temp_dir.ts";
 import { SESSION_RECORD } from "./transcript_records.ts";
 

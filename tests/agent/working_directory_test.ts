@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { WorkingDirectory } from "../../src/agent/working_directory.ts";
+import { WorkingDirectory } from "../../src/agent/shell/working_directory.ts";
 import { withTempDir } from "./temp_dir.ts";
 
 const TREE = { "proj/sub/deep/.keep": "", "extra/lib/.keep": "", "outside/.keep": "" };

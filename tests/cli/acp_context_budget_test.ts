@@ -9,7 +9,7 @@ import { AcpHarness, type JsonObject } from "../helpers/acp_harness.ts";
 import { textReply, toolCallReply } from "../helpers/openai_dialects.ts";
 import { type FakeReply, startFakeServer } from "../helpers/openai_fake_server.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/conversation_summary.ts";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/compaction/conversation_summary.ts";
 
 const CONFIG = ".config/llama-agent/config.json";
 const CONTEXT = 32768;

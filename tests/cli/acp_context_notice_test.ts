@@ -4,7 +4,7 @@
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { llamaServerProps, startFakeServer } from "../helpers/openai_fake_server.ts";
-import { modelLoaderOf, type ModelSetup } from "../../src/cli/acp_model_flags.ts";
+import { modelLoaderOf, type ModelSetup } from "../../src/cli/options/acp_model_flags.ts";
 
 async function startupLog(routes: Record<string, object>, contextSize?: number): Promise<string[]> {
   const server = startFakeServer({ models: [{ id: "smol" }], routes });

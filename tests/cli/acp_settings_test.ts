@@ -1,14 +1,14 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import type { FlagSpec } from "../../src/cli/command_spec.ts";
 import { parseCommandLine, type ParsedCommandLine } from "../../src/cli/parse_command_line.ts";
-import { settingSpecs } from "../../src/cli/setting_spec.ts";
-import type { FileSetting, UserConfig } from "../../src/cli/user_config_file.ts";
+import { settingSpecs } from "../../src/cli/options/setting_spec.ts";
+import type { FileSetting, UserConfig } from "../../src/cli/options/user_config_file.ts";
 import {
   type AcpSettings,
   loadAcpSettings,
   mergeSettings,
   type Setting,
-} from "../../src/cli/acp_settings.ts";
+} from "../../src/cli/options/acp_settings.ts";
 
 const FLAGS: FlagSpec[] = [
   { name: "model", type: "string", description: "The model" },

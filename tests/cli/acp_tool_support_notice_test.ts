@@ -11,7 +11,7 @@ import {
   ollamaShow,
   startFakeServer,
 } from "../helpers/openai_fake_server.ts";
-import { modelLoaderOf, type ModelSetup } from "../../src/cli/acp_model_flags.ts";
+import { modelLoaderOf, type ModelSetup } from "../../src/cli/options/acp_model_flags.ts";
 
 async function startupLog(
   models: object[],

@@ -11,7 +11,7 @@ import { COMMAND_TREE, type GroupNode, type LeafNode } from "../../src/cli/comma
 import { describeFlag, renderHelp } from "../../src/cli/parse_command_line.ts";
 // Commands' --help loads their modules, and with them the spawn path, which opens the C library
 // for the rest of the process: loaded here, it is not counted as a test's open resource.
-import "../../src/hooks/spawn_path.ts";
+import "../../src/os/process/spawn_path.ts";
 
 Deno.test("a misspelt command is a usage error that names the command it was probably", async () => {
   const top = await run(["hoks", "list"]);

@@ -13,7 +13,7 @@ import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
 // Commands' --help loads their modules, and with them the spawn path, which opens the C library
 // for the rest of the process: loaded here, it is not counted as a test's open resource.
-import "../../src/hooks/spawn_path.ts";
+import "../../src/os/process/spawn_path.ts";
 
 Deno.test("the CLI reference in docs/cli.md is exactly what --help prints", async () => {
   const page = await Deno.readTextFile(CLI_REFERENCE_PATH);

@@ -18,7 +18,7 @@ import { startLlamaCppServer } from "../helpers/llama_cpp_server.ts";
 import { basename, dirname } from "node:path";
 import { runCli, runCliCapturingOutput } from "../../src/cli/run_cli.ts";
 // Loaded with the file, as the process loads it once: its tools open the C library for good.
-import { doctorCommand } from "../../src/cli/doctor.ts";
+import { doctorCommand } from "../../src/cli/commands/doctor.ts";
 import type { CliIo } from "../../src/cli/command_spec.ts";
 import type { FitnessReport } from "../../src/doctor/model_fitness.ts";
 import { PROBE_TASKS } from "../../src/doctor/probe_tasks.ts";

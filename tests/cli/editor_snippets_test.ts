@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
-import { acpCommand } from "../../src/cli/acp.ts";
+import { acpCommand } from "../../src/cli/commands/acp.ts";
 import { parseCommandLine } from "../../src/cli/parse_command_line.ts";
 import { parseModelSource } from "../../src/model/model_source.ts";
 import { z } from "zod";

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT, runCli } from "../helpers/run_cli.ts";
-import { compileMatcher, matches } from "../../src/hooks/matcher.ts";
+import { compileMatcher, matches } from "../../src/hooks/matching/matcher.ts";
 
 interface ListedRow {
   readonly matcher: string | null;

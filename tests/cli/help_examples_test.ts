@@ -6,9 +6,9 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { runCli, withTempProject } from "../helpers/run_cli.ts";
 import type { CliCommand } from "../../src/cli/command_spec.ts";
-import { hooksInitCommand } from "../../src/cli/hooks_init.ts";
-import { hooksLintCommand } from "../../src/cli/hooks_lint.ts";
-import { hooksListCommand } from "../../src/cli/hooks_list.ts";
+import { hooksInitCommand } from "../../src/cli/commands/hooks_init.ts";
+import { hooksLintCommand } from "../../src/cli/commands/hooks_lint.ts";
+import { hooksListCommand } from "../../src/cli/commands/hooks_list.ts";
 import { resolve } from "node:path";
 
 const SETTINGS = JSON.stringify({

@@ -16,7 +16,7 @@ import type { CliIo } from "../../src/cli/command_spec.ts";
 import { GUARD, PROJECT, scenario, SETTINGS, WRONG_REASON } from "./hooks_test_fixture.ts";
 // A case's hooks run through the spawn path, which opens the C library for the rest of the
 // process: loaded here, it is not counted as a test's open resource.
-import "../../src/hooks/spawn_path.ts";
+import "../../src/os/process/spawn_path.ts";
 
 /** A temp dir outside the project, removed after `fn`; its real path. */
 async function withOutside(fn: (outside: string) => Promise<void>): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT, runCli } from "../helpers/run_cli.ts";
-import { copyTree } from "../../src/testing/copy_tree.ts";
+import { copyTree } from "../../src/testing/runner/copy_tree.ts";
 
 const SUITE = ".claude/hooks-tests/project.test.jsonc";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { type CliRun, runCli, withTempProject } from "../helpers/run_cli.ts";
-import { renderGithub } from "../../src/cli/hooks_lint.ts";
+import { renderGithub } from "../../src/cli/commands/hooks_lint.ts";
 
 const SCRIPT = { text: "#!/bin/sh\nexit 0\n", mode: 0o644 };
 

@@ -4,7 +4,7 @@
  */
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT, runCli } from "../helpers/run_cli.ts";
-import { SCENARIO_SCHEMA_URL } from "../../src/testing/scenario_json_schema.ts";
+import { SCENARIO_SCHEMA_URL } from "../../src/testing/scenarios/scenario_json_schema.ts";
 
 async function inTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
   const dir = await Deno.makeTempDir({ prefix: "llama-agent-hooks-schema-" });

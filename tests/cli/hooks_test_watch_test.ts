@@ -5,8 +5,8 @@ import {
   type WatchedRun,
   watchLoop,
   type WatchLoopOptions,
-} from "../../src/cli/hooks_test_watch.ts";
-import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
+} from "../../src/cli/commands/hooks_test_watch.ts";
+import { discoverScenarios } from "../../src/testing/scenarios/discover_scenarios.ts";
 import { withFiles } from "../testing/scenario_files.ts";
 import { WATCH_PROJECT, WATCH_WAIT_MS } from "../testing/watch_project.ts";
 

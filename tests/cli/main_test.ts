@@ -133,11 +133,11 @@ Deno.test("no command loads node-llama-cpp at start-up: only the llama backend i
   for (
     const entry of [
       "main.ts",
-      "src/cli/hooks_list.ts",
-      "src/cli/hooks_lint.ts",
-      "src/cli/hooks_run.ts",
-      "src/cli/hooks_test.ts",
-      "src/cli/acp.ts",
+      "src/cli/commands/hooks_list.ts",
+      "src/cli/commands/hooks_lint.ts",
+      "src/cli/commands/hooks_run.ts",
+      "src/cli/commands/hooks_test.ts",
+      "src/cli/commands/acp.ts",
     ]
   ) {
     const modules = await staticGraph(entry);
@@ -188,11 +188,11 @@ Deno.test("a --cwd outside the allowed roots is a clear error, not a stack trace
 
 /** The llama backend: the files that may import node-llama-cpp; the first is its only door. */
 const LLAMA_BACKEND = [
-  "src/model/llama_model.ts",
-  "src/model/llama_grammars.ts",
-  "src/model/llama_prefix_state.ts",
-  "src/model/llama_session.ts",
-  "src/model/llama_tool_choice.ts",
+  "src/model/llama/llama_model.ts",
+  "src/model/llama/llama_grammars.ts",
+  "src/model/llama/llama_prefix_state.ts",
+  "src/model/llama/llama_session.ts",
+  "src/model/llama/llama_tool_choice.ts",
 ];
 
 Deno.test("node-llama-cpp is imported only by the llama backend, and the rest reach it through llama_model.ts", async () => {

@@ -8,7 +8,7 @@ import { runCli, withTempProject } from "../helpers/run_cli.ts";
 import {
   DEFAULT_COMPACT_THRESHOLD,
   DEFAULT_TOOL_OUTPUT_SHARE,
-} from "../../src/acp/context_budget.ts";
+} from "../../src/acp/compaction/context_budget.ts";
 
 const CONFIG = ".config/llama-agent/config.json";
 

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 import type { FlagSpec } from "../../src/cli/command_spec.ts";
-import { settingSpecs, shareValue, valueProblem } from "../../src/cli/setting_spec.ts";
+import { settingSpecs, shareValue, valueProblem } from "../../src/cli/options/setting_spec.ts";
 
 const FLAGS: FlagSpec[] = [
   { name: "ctx-size", type: "string", description: "Context size" },

@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { runCli, withTempProject } from "../helpers/run_cli.ts";
 import type { CommandSpec } from "../../src/cli/command_spec.ts";
 import { parseCommandLine, renderHelp } from "../../src/cli/parse_command_line.ts";
-import { STOP_HOOKS_CONTINUE_FLAG } from "../../src/cli/stop_hooks_continue_flag.ts";
+import { STOP_HOOKS_CONTINUE_FLAG } from "../../src/cli/options/stop_hooks_continue_flag.ts";
 
 const CONFIG = ".config/llama-agent/config.json";
 

@@ -1,8 +1,12 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import type { FlagSpec } from "../../src/cli/command_spec.ts";
-import { settingSpecs } from "../../src/cli/setting_spec.ts";
-import { loadUserConfig, parseUserConfig, userConfigPath } from "../../src/cli/user_config_file.ts";
+import { settingSpecs } from "../../src/cli/options/setting_spec.ts";
+import {
+  loadUserConfig,
+  parseUserConfig,
+  userConfigPath,
+} from "../../src/cli/options/user_config_file.ts";
 
 const FLAGS: FlagSpec[] = [
   { name: "model", type: "string", description: "The model" },

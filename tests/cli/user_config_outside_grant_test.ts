@@ -15,7 +15,7 @@ async function loadedBeyondGrant(dir: string, path: string): Promise<unknown> {
   const probe = `${dir}/probe.ts`;
   await Deno.writeTextFile(
     probe,
-    `import { loadUserConfig } from "${REPO_ROOT}/src/cli/user_config_file.ts";\n` +
+    `import { loadUserConfig } from "${REPO_ROOT}/src/cli/options/user_config_file.ts";\n` +
       "const loaded = await loadUserConfig(Deno.args[0], [], { launchDir: '/x', home: '/y' });\n" +
       "console.log(JSON.stringify(loaded.ok ? " +
       "{ exists: loaded.config.exists, unreadable: loaded.config.unreadable ?? null } : loaded));\n",

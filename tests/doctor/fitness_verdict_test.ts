@@ -10,7 +10,7 @@ import {
   verdictOf,
 } from "../../src/doctor/fitness_verdict.ts";
 import { toolsStatusOfUsage } from "../../src/doctor/model_fitness.ts";
-import { llamaToolDefinitions } from "../../src/agent/llama_tool_definitions.ts";
+import { llamaToolDefinitions } from "../../src/agent/tools/llama_tool_definitions.ts";
 
 const CONTEXT = { size: 8192, source: "model" as const, answerTokenCap: 2048 };
 

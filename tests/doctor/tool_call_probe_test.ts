@@ -5,7 +5,7 @@
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { judgeCalls } from "../../src/doctor/tool_call_probe.ts";
 import { PROBE_TASKS, type ProbeTask } from "../../src/doctor/probe_tasks.ts";
-import { createToolKit } from "../../src/agent/tool_kits.ts";
+import { createToolKit } from "../../src/agent/tools/tool_kits.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 const llama = createToolKit(compatProfile("llama"));

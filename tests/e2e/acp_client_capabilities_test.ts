@@ -8,8 +8,8 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { AcpHarness, isObject, type JsonObject } from "../helpers/acp_harness.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
-import { NOTICE_META_KEY } from "../../src/acp/hook_notices.ts";
-import { stopBlockIgnoredNotice } from "../../src/acp/stop_continuation.ts";
+import { NOTICE_META_KEY } from "../../src/acp/session/hook_notices.ts";
+import { stopBlockIgnoredNotice } from "../../src/acp/turn/stop_continuation.ts";
 
 const BOOLEAN_OPTIONS = { configOptions: { boolean: {} } };
 const NOTICES = { notices: {} };

@@ -15,7 +15,7 @@ import {
 } from "../helpers/acpx.ts";
 import { isObject } from "../helpers/json_object.ts";
 import { LAUNCHER, withTempProject } from "../helpers/run_cli.ts";
-import { stopBlockIgnoredNotice } from "../../src/acp/stop_continuation.ts";
+import { stopBlockIgnoredNotice } from "../../src/acp/turn/stop_continuation.ts";
 
 const ignore = findNode() === undefined; // acpx runs on Node; the README says to install it
 

@@ -8,7 +8,7 @@
 import { dirname } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { isObject } from "../helpers/acp_harness.ts";
-import { claudeTranscriptPathFor } from "../../src/agent/claude_transcript_path.ts";
+import { claudeTranscriptPathFor } from "../../src/agent/transcript/claude_transcript_path.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
 import { linkToDevZero, makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import { INITIALIZE_PARAMS, withScriptedAgent } from "./scripted_agent.ts";

@@ -15,8 +15,8 @@ import {
   promptTokensOf,
   startFakeServer,
 } from "../helpers/openai_fake_server.ts";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/conversation_summary.ts";
-import { SUMMARY_HEADING } from "../../src/acp/system_prompt.ts";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/acp/compaction/conversation_summary.ts";
+import { SUMMARY_HEADING } from "../../src/acp/turn/system_prompt.ts";
 import { textPrompt as text } from "./e2e_project.ts";
 import {
   group,

@@ -12,9 +12,12 @@
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
 import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { type ToolCallScript, writeToolCallModel } from "../helpers/test_models.ts";
-import { llamaToolDefinitions } from "../../src/agent/llama_tool_definitions.ts";
-import { systemPrompt } from "../../src/acp/system_prompt.ts";
-import { SUMMARY_INSTRUCTION, SUMMARY_SYSTEM_PROMPT } from "../../src/acp/conversation_summary.ts";
+import { llamaToolDefinitions } from "../../src/agent/tools/llama_tool_definitions.ts";
+import { systemPrompt } from "../../src/acp/turn/system_prompt.ts";
+import {
+  SUMMARY_INSTRUCTION,
+  SUMMARY_SYSTEM_PROMPT,
+} from "../../src/acp/compaction/conversation_summary.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { type E2eProject, textPrompt as text, withE2eProject } from "./e2e_project.ts";
 import { noticesOf, readTranscript } from "./hook_project.ts";

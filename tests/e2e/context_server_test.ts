@@ -6,7 +6,7 @@
  * if results are budgeted and the conversation compacted on the way.
  */
 import { assert } from "../helpers/assert.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { estimateTextTokens } from "../../src/model/token_estimate.ts";
 import { startLlamaCppServer } from "../helpers/llama_cpp_server.ts";
 import { testOnParts } from "../helpers/test_parts.ts";

@@ -8,7 +8,7 @@
  * stdin, with where and how it ran, as one JSON line to `$CLAUDE_PROJECT_DIR/hook_log.jsonl`,
  * then answers as the files `hooks/TAG.*` beside it say (see `HookReply`).
  */
-import { PARAGRAPH_BREAK } from "../../src/acp/message_paragraphs.ts";
+import { PARAGRAPH_BREAK } from "../../src/acp/session/message_paragraphs.ts";
 import type { AcpHarness, JsonObject } from "../helpers/acp_harness.ts";
 import { isObject } from "../helpers/acp_harness.ts";
 import { type E2eProject, withE2eProject } from "./e2e_project.ts";
@@ -129,7 +129,7 @@ export async function writeHookDir(dir: string, spec: HookDir): Promise<void> {
   }
 }
 
-/** One model call of a scripted model (`src/model/scripted_model.ts`). */
+/** One model call of a scripted model (`src/model/scripted/scripted_model.ts`). */
 export interface ScriptedTurn {
   readonly thought?: string;
   readonly text?: string;

@@ -19,7 +19,7 @@ import {
 import { textPrompt as text } from "./e2e_project.ts";
 import { estimateTextTokens } from "../../src/model/token_estimate.ts";
 
-/** Words as the scripted model counts them (src/model/scripted_model.ts). */
+/** Words as the scripted model counts them (src/model/scripted/scripted_model.ts). */
 /** The scripted model counts its prompt with the agent's estimate, so the test does too. */
 const tokens = (s: string) => estimateTextTokens(s);
 

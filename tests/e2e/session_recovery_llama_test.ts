@@ -14,7 +14,7 @@ import {
 import { LAUNCHER } from "../helpers/run_cli.ts";
 import { READ_NOTES, writeToolCallModel } from "../helpers/test_models.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 import { withAcpxSessions } from "./acpx_sessions.ts";
 import { allowAndRecord, textPrompt as text, withE2eProject } from "./e2e_project.ts";
 import { waitUntil } from "../helpers/wait_until.ts";

@@ -1,9 +1,12 @@
 /**
  * Generated GGUF models for tests and benchmarks: real llama.cpp models with a fixed script (see
- * src/model/scripted_gguf.ts). Each writes a file of a few MB into `dir` in tens of
+ * src/model/scripted/scripted_gguf.ts). Each writes a file of a few MB into `dir` in tens of
  * milliseconds and returns its path; the caller owns `dir` (a temporary directory).
  */
-import { type ScriptedModelOptions, writeScriptedModel } from "../../src/model/scripted_gguf.ts";
+import {
+  type ScriptedModelOptions,
+  writeScriptedModel,
+} from "../../src/model/scripted/scripted_gguf.ts";
 
 export interface ToolCallScript {
   readonly toolName: string;

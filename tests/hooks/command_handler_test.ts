@@ -1,5 +1,5 @@
-import { runCommandHandler } from "../../src/hooks/command_handler.ts";
-import type { CommandRunOptions, CommandRunResult } from "../../src/hooks/command_runner.ts";
+import { runCommandHandler } from "../../src/hooks/handlers/command_handler.ts";
+import type { CommandRunOptions, CommandRunResult } from "../../src/os/process/command_runner.ts";
 import type { CommandHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import type { HandlerContext } from "../../src/hooks/handler_runner.ts";

@@ -3,8 +3,8 @@
  * `/bin/sh` (dash) rejects.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { bashOnlySyntax } from "../../src/hooks/bash_syntax_lint.ts";
-import { bareProgramNames, shellCommandLookup } from "../../src/hooks/command_path_lint.ts";
+import { bashOnlySyntax } from "../../src/hooks/lint/bash_syntax_lint.ts";
+import { bareProgramNames, shellCommandLookup } from "../../src/hooks/lint/command_path_lint.ts";
 import { group, lintProject, only, PROJECT, run, settings, summary } from "./lint_project.ts";
 
 const codes = (d: { code: string; pointer: string }[]) => d.map((x) => `${x.code} ${x.pointer}`);

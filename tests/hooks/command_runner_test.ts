@@ -3,7 +3,7 @@ import {
   type CommandRunOptions,
   type CommandRunResult,
   runCommand,
-} from "../../src/hooks/command_runner.ts";
+} from "../../src/os/process/command_runner.ts";
 import { fixture, livingGroupMembers, livingPids, readPidFile } from "./process_probe.ts";
 
 const MiB = 1024 * 1024;
@@ -100,7 +100,7 @@ Deno.test("a 50 MiB flood is capped at 1 MiB with the rest counted", async () =>
 
 Deno.test("a 50 MiB flood leaves the runner's memory bounded", async () => {
   // Measured in a process of its own: parallel test modules share this one's memory.
-  const runner = new URL("../../src/hooks/command_runner.ts", import.meta.url).href;
+  const runner = new URL("../../src/os/process/command_runner.ts", import.meta.url).href;
   const probe = `
     import { runCommand } from ${JSON.stringify(runner)};
     const peak = () => Number(/VmHWM:\\s+(\\d+)/.exec(Deno.readTextFileSync("/proc/self/status"))[1]) * 1024;

@@ -8,7 +8,7 @@ import { eventGroup, firedEvents, HOOK_EVENTS, isFiredEvent } from "../../src/ho
 import { completePayload } from "../../src/hooks/payload_defaults.ts";
 import { buildPayload } from "../../src/hooks/payload.ts";
 import { buildRegistry, selectRegistrations } from "../../src/hooks/registry.ts";
-import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
+import { loadSettingsChain } from "../../src/hooks/settings/settings_chain.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { answered, decide, exited, id } from "./registration_fixture.ts";
 import { hooksFile, withChain } from "./temp_chain.ts";

@@ -7,7 +7,7 @@ import type { FiredEventName } from "../../src/hooks/event_table.ts";
 import {
   createHandlerRunner,
   type HandlerRunnerOptions,
-} from "../../src/hooks/handler_dispatch.ts";
+} from "../../src/hooks/handlers/handler_dispatch.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";
 import type { HookPayload } from "../../src/hooks/handler_runner.ts";
 import { completePayload } from "../../src/hooks/payload_defaults.ts";

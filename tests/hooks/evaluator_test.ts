@@ -3,7 +3,7 @@ import {
   type Evaluator,
   runEvaluatedHandler,
   substituteArguments,
-} from "../../src/hooks/evaluator.ts";
+} from "../../src/hooks/handlers/evaluator.ts";
 import type { AgentHandlerConfig, PromptHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
 import type { HandlerContext } from "../../src/hooks/handler_runner.ts";

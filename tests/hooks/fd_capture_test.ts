@@ -3,8 +3,8 @@
  * runCommand uses them: output kept to its end or its cancel, stdin closed once, no descriptor
  * left behind.
  */
-import { type CommandRunOptions, runCommand } from "../../src/hooks/command_runner.ts";
-import { posixSpawner } from "../../src/hooks/spawn_path.ts";
+import { type CommandRunOptions, runCommand } from "../../src/os/process/command_runner.ts";
+import { posixSpawner } from "../../src/os/process/spawn_path.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { noSpawner as ignore, openDescriptors, spawn } from "./posix_spawner_fixtures.ts";
 

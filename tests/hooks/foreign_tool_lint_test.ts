@@ -3,7 +3,7 @@
  * tools never fire, and say so with what to do.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { comparedForeignNames } from "../../src/hooks/foreign_tool_references.ts";
+import { comparedForeignNames } from "../../src/hooks/lint/foreign_tool_references.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { group, lintProject, only, PROJECT, run, settings, summary } from "./lint_project.ts";
 

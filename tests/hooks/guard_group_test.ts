@@ -1,8 +1,8 @@
-import type { GroupChild } from "../../src/hooks/group_child.ts";
+import type { GroupChild } from "../../src/os/process/group_child.ts";
 import { GroupStdioTransport } from "../../src/agent/mcp/group_stdio_transport.ts";
-import { runCommand } from "../../src/hooks/command_runner.ts";
-import { guardGroup, installOrphanGuard, spawnGuarded } from "../../src/hooks/guard_group.ts";
-import type { OrphanGuard } from "../../src/hooks/orphan_guard.ts";
+import { runCommand } from "../../src/os/process/command_runner.ts";
+import { guardGroup, installOrphanGuard, spawnGuarded } from "../../src/os/process/guard_group.ts";
+import type { OrphanGuard } from "../../src/os/process/orphan_guard.ts";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";

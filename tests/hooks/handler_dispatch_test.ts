@@ -1,6 +1,6 @@
-import type { CommandRunOptions } from "../../src/hooks/command_runner.ts";
-import type { EvaluationRequest } from "../../src/hooks/evaluator.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
+import type { CommandRunOptions } from "../../src/os/process/command_runner.ts";
+import type { EvaluationRequest } from "../../src/hooks/handlers/evaluator.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
 import type { HandlerContext } from "../../src/hooks/handler_runner.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { exited, registration } from "./registration_fixture.ts";

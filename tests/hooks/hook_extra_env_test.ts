@@ -4,7 +4,7 @@
  * made does not run, and a hook of another event gets no `CLAUDE_ENV_FILE`, even one the agent
  * inherited.
  */
-import { hookEnvironment } from "../../src/hooks/command_handler.ts";
+import { hookEnvironment } from "../../src/hooks/handlers/command_handler.ts";
 import type { HandlerContext, HandlerRunner } from "../../src/hooks/handler_runner.ts";
 import { fireHooks } from "../../src/hooks/hook_engine.ts";
 import { assertEquals } from "../helpers/assert.ts";

@@ -6,7 +6,7 @@
  */
 import type { HttpHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import { runHttpHandler } from "../../src/hooks/http_handler.ts";
+import { runHttpHandler } from "../../src/hooks/handlers/http_handler.ts";
 import { SERVER_TEXT_LIMIT } from "../../src/secret_redactor.ts";
 import { assert, assertEquals, assertLess } from "../helpers/assert.ts";
 import { STOP_CONTEXT, STOP_PAYLOAD, withHookServer } from "./http_hook_server.ts";

@@ -1,7 +1,7 @@
 import type { HttpHandlerConfig } from "../../src/hooks/handler_config.ts";
 import type { HandlerResult } from "../../src/hooks/handler_result.ts";
-import { expandHeaderValue } from "../../src/hooks/hook_headers.ts";
-import { runHttpHandler } from "../../src/hooks/http_handler.ts";
+import { expandHeaderValue } from "../../src/hooks/handlers/hook_headers.ts";
+import { runHttpHandler } from "../../src/hooks/handlers/http_handler.ts";
 import { assertEquals, assertLess, assertMatch } from "../helpers/assert.ts";
 import { type Received, STOP_CONTEXT, STOP_PAYLOAD, withHookServer } from "./http_hook_server.ts";
 

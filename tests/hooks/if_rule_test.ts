@@ -3,7 +3,7 @@
  * (profile `claude`), plus the same rules under llama-agent's own names (profile `llama`).
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type IfRule, ifRuleMatches, parseIfRule } from "../../src/hooks/if_rule.ts";
+import { type IfRule, ifRuleMatches, parseIfRule } from "../../src/hooks/matching/if_rule.ts";
 import { type CompatProfile, compatProfile } from "../../src/profile/compat_profile.ts";
 
 const PROJECT = "/tmp/proj";

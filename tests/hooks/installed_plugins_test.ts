@@ -5,7 +5,7 @@ import {
   findInstalledPlugins,
   type FindInstalledPluginsOptions,
   type InstalledPluginsResult,
-} from "../../src/hooks/installed_plugins.ts";
+} from "../../src/hooks/plugins/installed_plugins.ts";
 
 /** A HOME, a project cwd and a marketplace dir, laid out as claude-compat.md §6b shows. */
 interface Layout {

@@ -4,10 +4,10 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
-import { fixMatchers, fixSettingsFile } from "../../src/hooks/matcher_fix.ts";
+import { fixMatchers, fixSettingsFile } from "../../src/hooks/lint/matcher_fix.ts";
 import { replaceFileText } from "../../src/replace_file.ts";
-import { compileMatcher, matches } from "../../src/hooks/matcher.ts";
-import { parseSettingsFile } from "../../src/hooks/settings_file.ts";
+import { compileMatcher, matches } from "../../src/hooks/matching/matcher.ts";
+import { parseSettingsFile } from "../../src/hooks/settings/settings_file.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 const LLAMA = compatProfile("llama");

@@ -5,13 +5,13 @@
  */
 import { withTempProject } from "../helpers/run_cli.ts";
 import type { Diagnostic, DiagnosticCode } from "../../src/hooks/diagnostic.ts";
-import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
+import { loadSettingsChain } from "../../src/hooks/settings/settings_chain.ts";
 import {
   type CommandKind,
   type FindCommands,
   type LintOptions,
   lintSettings,
-} from "../../src/hooks/settings_lint.ts";
+} from "../../src/hooks/lint/settings_lint.ts";
 import { compatProfile, type CompatProfileId } from "../../src/profile/compat_profile.ts";
 
 export const USER = "home/.claude/settings.json";

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { compileMatcher, type Matcher, matches } from "../../src/hooks/matcher.ts";
+import { compileMatcher, type Matcher, matches } from "../../src/hooks/matching/matcher.ts";
 
 function compiled(source: string | undefined): Matcher {
   const result = compileMatcher(source);

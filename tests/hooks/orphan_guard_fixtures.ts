@@ -2,13 +2,13 @@
  * What the orphan guard's tests share: a guard writing its log in a temporary directory, process
  * groups to register with it, and their clean-up.
  */
-import type { GroupChild } from "../../src/hooks/group_child.ts";
+import type { GroupChild } from "../../src/os/process/group_child.ts";
 import {
   createOrphanGuard,
   type OrphanGuard,
   type OrphanGuardOptions,
-} from "../../src/hooks/orphan_guard.ts";
-import { spawnInOwnGroup } from "../../src/hooks/process_group.ts";
+} from "../../src/os/process/orphan_guard.ts";
+import { spawnInOwnGroup } from "../../src/os/process/process_group.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { livingGroupMembers } from "./process_probe.ts";
 import { waitUntil } from "../helpers/wait_until.ts";

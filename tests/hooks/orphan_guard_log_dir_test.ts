@@ -8,7 +8,7 @@ import {
   orphanGuardDirs,
   type OrphanGuardOptions,
   STALE_LOG_MS,
-} from "../../src/hooks/orphan_guard.ts";
+} from "../../src/os/process/orphan_guard.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { withTempProject } from "../helpers/run_cli.ts";
 import { exists } from "./engine_project.ts";

@@ -1,11 +1,11 @@
-import type { GroupChild } from "../../src/hooks/group_child.ts";
+import type { GroupChild } from "../../src/os/process/group_child.ts";
 import {
   createOrphanGuard,
   LOG_COMPACT_BYTES,
   SUPERVISOR_NAME,
   SUPERVISOR_SCRIPT,
-} from "../../src/hooks/orphan_guard.ts";
-import { spawnInOwnGroup } from "../../src/hooks/process_group.ts";
+} from "../../src/os/process/orphan_guard.ts";
+import { spawnInOwnGroup } from "../../src/os/process/process_group.ts";
 import { assert, assertEquals, assertLess, assertStringIncludes } from "../helpers/assert.ts";
 import { cleanUp, PATH, startTree, TREE, treeEnded, withGuard } from "./orphan_guard_fixtures.ts";
 import { livingGroupMembers, livingPids } from "./process_probe.ts";

@@ -4,11 +4,14 @@
  * settings hooks get neither; `${CLAUDE_PLUGIN_ROOT}` is the shell's to expand, and exec-form
  * hooks have it substituted; a command in both settings and a plugin runs twice, settings first.
  */
-import { cachedPluginDataDirs, runCommandHandler } from "../../src/hooks/command_handler.ts";
-import { type CommandRunner, runCommand } from "../../src/hooks/command_runner.ts";
-import { createHandlerRunner } from "../../src/hooks/handler_dispatch.ts";
+import {
+  cachedPluginDataDirs,
+  runCommandHandler,
+} from "../../src/hooks/handlers/command_handler.ts";
+import { type CommandRunner, runCommand } from "../../src/os/process/command_runner.ts";
+import { createHandlerRunner } from "../../src/hooks/handlers/handler_dispatch.ts";
 import { fireHooks, type HookFiring } from "../../src/hooks/hook_engine.ts";
-import { pluginDataDir, type PluginLocation } from "../../src/hooks/plugin_location.ts";
+import { pluginDataDir, type PluginLocation } from "../../src/hooks/plugins/plugin_location.ts";
 import { selectRegistrations } from "../../src/hooks/registry.ts";
 import { loadSessionHooks } from "../../src/hooks/session_hooks.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";

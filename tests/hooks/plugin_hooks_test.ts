@@ -5,9 +5,9 @@
  * of their own.
  */
 import { loadSessionHooks, type SessionHooksOptions } from "../../src/hooks/session_hooks.ts";
-import type { PluginLocation } from "../../src/hooks/plugin_location.ts";
+import type { PluginLocation } from "../../src/hooks/plugins/plugin_location.ts";
 import { selectRegistrations } from "../../src/hooks/registry.ts";
-import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
+import { loadSettingsChain } from "../../src/hooks/settings/settings_chain.ts";
 import { readConfigFile } from "../../src/config_file.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";

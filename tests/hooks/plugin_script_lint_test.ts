@@ -6,9 +6,9 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import type { Diagnostic } from "../../src/hooks/diagnostic.ts";
-import { scriptReferences } from "../../src/hooks/script_path_lint.ts";
+import { scriptReferences } from "../../src/hooks/lint/script_path_lint.ts";
 import { loadSessionHooks } from "../../src/hooks/session_hooks.ts";
-import { type FindCommands, lintSettings } from "../../src/hooks/settings_lint.ts";
+import { type FindCommands, lintSettings } from "../../src/hooks/lint/settings_lint.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 import { pluginHooksJson, withTempRoot, writeFiles, writePlugin } from "./plugin_fixture.ts";
 

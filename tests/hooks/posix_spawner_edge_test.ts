@@ -3,7 +3,7 @@
 import { assert, assertEquals, assertLess, assertRejectsWith } from "../helpers/assert.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { within } from "../helpers/within.ts";
-import type { GroupChild } from "../../src/hooks/group_child.ts";
+import type { GroupChild } from "../../src/os/process/group_child.ts";
 import {
   noSpawner as ignore,
   openDescriptors,
@@ -297,7 +297,7 @@ Deno.test({
 
 /** Runs a `deno eval` script that spawns through the FFI path; its exit code, or "hung". */
 async function evalScript(body: string): Promise<number | "hung"> {
-  const url = new URL("../../src/hooks/spawn_path.ts", import.meta.url).href;
+  const url = new URL("../../src/os/process/spawn_path.ts", import.meta.url).href;
   const script = `import { chooseSpawnPath } from ${JSON.stringify(url)};
 const { spawner } = chooseSpawnPath(undefined);
 const spawn = (script, output = "piped") => spawner.spawn(

@@ -1,6 +1,6 @@
 /** What the posix_spawn spawner's tests share: the spawner itself, a shell spawn, its output. */
-import type { GroupChild, SpawnOptions } from "../../src/hooks/group_child.ts";
-import { chooseSpawnPath } from "../../src/hooks/spawn_path.ts";
+import type { GroupChild, SpawnOptions } from "../../src/os/process/group_child.ts";
+import { chooseSpawnPath } from "../../src/os/process/spawn_path.ts";
 
 // Always the FFI path, whatever LLAMA_AGENT_SPAWN says: the fallback has tests of its own.
 export const { spawner } = chooseSpawnPath(undefined);

@@ -1,4 +1,4 @@
-import { chooseSpawnPath, describeSpawnPath } from "../../src/hooks/spawn_path.ts";
+import { chooseSpawnPath, describeSpawnPath } from "../../src/os/process/spawn_path.ts";
 import {
   assert,
   assertEquals,

@@ -1,4 +1,4 @@
-import { setsidInUse, spawnWithDeno } from "../../src/hooks/process_group.ts";
+import { setsidInUse, spawnWithDeno } from "../../src/os/process/process_group.ts";
 import { assertEquals, assertRejectsWith } from "../helpers/assert.ts";
 
 const spawn = (cwd: string) =>

@@ -4,8 +4,8 @@
  * through the function passed in.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import type { HookEntry } from "../../src/hooks/foreign_tool_references.ts";
-import { parseIfRule } from "../../src/hooks/if_rule.ts";
+import type { HookEntry } from "../../src/hooks/lint/foreign_tool_references.ts";
+import { parseIfRule } from "../../src/hooks/matching/if_rule.ts";
 import {
   decideProfile,
   describeDecision,

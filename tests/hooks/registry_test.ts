@@ -1,10 +1,10 @@
 import { assertEquals } from "../helpers/assert.ts";
 import type { HookEventName } from "../../src/hooks/event_table.ts";
 import type { CommandHandlerConfig, HandlerConfig } from "../../src/hooks/handler_config.ts";
-import { compileMatcher } from "../../src/hooks/matcher.ts";
+import { compileMatcher } from "../../src/hooks/matching/matcher.ts";
 import type { SettingsScope } from "../../src/hooks/registration.ts";
 import { buildRegistry, selectRegistrations } from "../../src/hooks/registry.ts";
-import type { LoadedHandler, SkippedEntry } from "../../src/hooks/settings_chain.ts";
+import type { LoadedHandler, SkippedEntry } from "../../src/hooks/settings/settings_chain.ts";
 
 function entry(
   scope: SettingsScope,

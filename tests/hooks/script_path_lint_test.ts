@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { scriptReferences } from "../../src/hooks/script_path_lint.ts";
+import { scriptReferences } from "../../src/hooks/lint/script_path_lint.ts";
 
 Deno.test("only the word that names the program or an interpreter's script is a script", () => {
   const refs = (command: string, args?: string[]) =>

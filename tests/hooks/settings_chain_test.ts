@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { loadSettingsChain, settingsChainPaths } from "../../src/hooks/settings_chain.ts";
+import { loadSettingsChain, settingsChainPaths } from "../../src/hooks/settings/settings_chain.ts";
 import { buildRegistry, selectRegistrations } from "../../src/hooks/registry.ts";
 import { commandGroup, commands, hooksFile, lineOf, load, withChain } from "./temp_chain.ts";
 

@@ -12,7 +12,7 @@ import {
   type LoadedSettings,
   loadSettingsChain,
   type ReadTextFile,
-} from "../../src/hooks/settings_chain.ts";
+} from "../../src/hooks/settings/settings_chain.ts";
 
 const FIXTURES = new URL("../../fixtures/settings/", import.meta.url);
 const FIXTURE_NAMES = [

@@ -4,9 +4,9 @@
  */
 import { assert } from "../helpers/assert.ts";
 import { mulberry32 } from "../helpers/mulberry32.ts";
-import { loadSettingsChain } from "../../src/hooks/settings_chain.ts";
-import { lintSettings, type StatFile } from "../../src/hooks/settings_lint.ts";
-import { fixMatchers } from "../../src/hooks/matcher_fix.ts";
+import { loadSettingsChain } from "../../src/hooks/settings/settings_chain.ts";
+import { lintSettings, type StatFile } from "../../src/hooks/lint/settings_lint.ts";
+import { fixMatchers } from "../../src/hooks/lint/matcher_fix.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 Deno.test("lint and --fix never throw, whatever the loader accepted", async () => {

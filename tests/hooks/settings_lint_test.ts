@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import type { StatFile } from "../../src/hooks/settings_lint.ts";
+import type { StatFile } from "../../src/hooks/lint/settings_lint.ts";
 import {
   group,
   lintProject,

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { within } from "../helpers/within.ts";
-import type { LoadedSettings } from "../../src/hooks/settings_chain.ts";
+import type { LoadedSettings } from "../../src/hooks/settings/settings_chain.ts";
 import { makeFifo, releaseFifo, withSocketMaker, writeSpaces } from "./special_files.ts";
 import {
   commandGroup,

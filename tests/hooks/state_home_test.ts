@@ -1,6 +1,6 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { homeStateDir, stateHome } from "../../src/hooks/state_home.ts";
-import { transcriptPathFor } from "../../src/agent/transcript_path.ts";
+import { homeStateDir, stateHome } from "../../src/state_home.ts";
+import { transcriptPathFor } from "../../src/agent/transcript/transcript_path.ts";
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 

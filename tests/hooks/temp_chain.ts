@@ -2,7 +2,7 @@
  * Settings chains written as real files: a temp dir with a HOME and a project cwd, removed after
  * the test, plus small builders for settings text.
  */
-import { type LoadedSettings, loadSettingsChain } from "../../src/hooks/settings_chain.ts";
+import { type LoadedSettings, loadSettingsChain } from "../../src/hooks/settings/settings_chain.ts";
 
 export interface Chain {
   readonly user?: string;

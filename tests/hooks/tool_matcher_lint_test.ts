@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { compileMatcher, matches } from "../../src/hooks/matcher.ts";
-import { toolMatcherProblem } from "../../src/hooks/tool_matcher_lint.ts";
+import { compileMatcher, matches } from "../../src/hooks/matching/matcher.ts";
+import { toolMatcherProblem } from "../../src/hooks/lint/tool_matcher_lint.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 const LLAMA = compatProfile("llama");

@@ -6,8 +6,8 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { combineOutcomes } from "../../src/hooks/decision.ts";
 import { parseHookOutput } from "../../src/hooks/hook_output.ts";
-import { decisionName, sameDecision } from "../../src/testing/expectation_match.ts";
-import { EventExpectation } from "../../src/testing/scenario_schema.ts";
+import { decisionName, sameDecision } from "../../src/testing/runner/expectation_match.ts";
+import { EventExpectation } from "../../src/testing/scenarios/scenario_schema.ts";
 import { answered, decide, exited, id, outcome } from "./registration_fixture.ts";
 
 const pre = (fields: Record<string, unknown>, top: Record<string, unknown> = {}) =>

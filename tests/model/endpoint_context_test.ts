@@ -14,8 +14,8 @@ import {
   ollamaShow,
   startFakeServer,
 } from "../helpers/openai_fake_server.ts";
-import { openEndpointModel } from "../../src/model/openai_model.ts";
-import { serverRoot } from "../../src/model/endpoint_context.ts";
+import { openEndpointModel } from "../../src/model/openai/openai_model.ts";
+import { serverRoot } from "../../src/model/openai/endpoint_context.ts";
 import type { Model } from "../../src/model/model.ts";
 
 const KEY = "sk-context-probe-key";

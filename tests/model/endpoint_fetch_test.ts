@@ -8,7 +8,7 @@ import {
   endpointFetch,
   ERROR_BODY_BYTES,
   ResponseTooLarge,
-} from "../../src/model/endpoint_fetch.ts";
+} from "../../src/model/openai/endpoint_fetch.ts";
 
 const BASE = "http://127.0.0.1:9/v1";
 

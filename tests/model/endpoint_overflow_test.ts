@@ -11,7 +11,7 @@ import {
   startFakeServer,
 } from "../helpers/openai_fake_server.ts";
 import { textReply } from "../helpers/openai_dialects.ts";
-import { openEndpointModel } from "../../src/model/openai_model.ts";
+import { openEndpointModel } from "../../src/model/openai/openai_model.ts";
 import { ContextFullError, contextOverflowOf } from "../../src/model/context_full_error.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
 import { AgentError } from "../../src/error.ts";

@@ -1,4 +1,9 @@
-import { encodeGguf, f16Bits, type GgufFile, writeGguf } from "../../src/model/gguf_writer.ts";
+import {
+  encodeGguf,
+  f16Bits,
+  type GgufFile,
+  writeGguf,
+} from "../../src/model/scripted/gguf_writer.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { readGgufHeader } from "./gguf_reader.ts";
 

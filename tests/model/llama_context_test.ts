@@ -4,7 +4,7 @@
  * said (CONTEXT_FULL before anything runs, `context_full` for an answer that fills it), never
  * shifted away in silence.
  */
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
 import { ContextFullError } from "../../src/model/context_full_error.ts";
 import type {
   ConversationItem,

@@ -2,7 +2,7 @@ import {
   type FunctionParamsSchema,
   toLlamaFunctions,
   toParamsSchema,
-} from "../../src/model/llama_functions.ts";
+} from "../../src/model/llama/llama_functions.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const ANY_JSON: FunctionParamsSchema = {

@@ -1,4 +1,4 @@
-import { toLlamaHistory } from "../../src/model/llama_history.ts";
+import { toLlamaHistory } from "../../src/model/llama/llama_history.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("a conversation becomes chat history ending with the model's turn", () => {

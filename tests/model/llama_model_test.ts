@@ -3,7 +3,11 @@
  * loads once for the file (it costs ~0.5–1 s); each step loads its own small model.
  */
 import { AgentError } from "../../src/error.ts";
-import { loadLlamaModel, openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import {
+  loadLlamaModel,
+  openLlamaRuntime,
+  preloadLlama,
+} from "../../src/model/llama/llama_model.ts";
 import type {
   ConversationItem,
   GenerateRequest,
@@ -11,7 +15,7 @@ import type {
   ModelSession,
   ToolDefinition,
 } from "../../src/model/model.ts";
-import { writeRandomWeightsModel } from "../../src/model/random_weights_gguf.ts";
+import { writeRandomWeightsModel } from "../../src/model/scripted/random_weights_gguf.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import {
   READ_NOTES,

@@ -6,12 +6,16 @@
  * The state is never used for another model, tool set or prompt, and a corrupt file is said,
  * ignored and replaced. (Across processes: tests/e2e/prefix_state_stdio_test.ts.)
  */
-import { createToolKit } from "../../src/agent/tool_kits.ts";
-import { systemPromptItem } from "../../src/acp/system_prompt.ts";
-import { toLlamaFunctions } from "../../src/model/llama_functions.ts";
-import { toLlamaHistory } from "../../src/model/llama_history.ts";
-import { type LlamaRuntime, openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
-import { placeToolsAfterSharedPrompt } from "../../src/model/llama_prefix_state.ts";
+import { createToolKit } from "../../src/agent/tools/tool_kits.ts";
+import { systemPromptItem } from "../../src/acp/turn/system_prompt.ts";
+import { toLlamaFunctions } from "../../src/model/llama/llama_functions.ts";
+import { toLlamaHistory } from "../../src/model/llama/llama_history.ts";
+import {
+  type LlamaRuntime,
+  openLlamaRuntime,
+  preloadLlama,
+} from "../../src/model/llama/llama_model.ts";
+import { placeToolsAfterSharedPrompt } from "../../src/model/llama/llama_prefix_state.ts";
 import type {
   ConversationItem,
   GenerateResult,

@@ -10,8 +10,8 @@ import {
   VERDICT_SCHEMA,
 } from "../../src/acp/model_evaluator.ts";
 import { AgentError } from "../../src/error.ts";
-import type { EvaluationRequest } from "../../src/hooks/evaluator.ts";
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import type { EvaluationRequest } from "../../src/hooks/handlers/evaluator.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
 import type {
   ConversationItem,
   GenerateRequest,

@@ -5,10 +5,10 @@
  * input, and one that answers in words answers the same words, even words that start like the
  * call syntax.
  */
-import { toLlamaFunctions } from "../../src/model/llama_functions.ts";
-import { toLlamaHistory } from "../../src/model/llama_history.ts";
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
-import { LlamaToolChoice } from "../../src/model/llama_tool_choice.ts";
+import { toLlamaFunctions } from "../../src/model/llama/llama_functions.ts";
+import { toLlamaHistory } from "../../src/model/llama/llama_history.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
+import { LlamaToolChoice } from "../../src/model/llama/llama_tool_choice.ts";
 import type {
   ConversationItem,
   GenerateResult,

@@ -1,6 +1,6 @@
 import { AgentError } from "../../src/error.ts";
 import { DEFAULT_MODEL_URI } from "../../src/model/default_model.ts";
-import { preloadLlama, resolveModelSource } from "../../src/model/llama_model.ts";
+import { preloadLlama, resolveModelSource } from "../../src/model/llama/llama_model.ts";
 import { modelCacheDir, parseModelSource } from "../../src/model/model_source.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 

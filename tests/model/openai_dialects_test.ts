@@ -8,7 +8,7 @@ import {
   toolCallReply,
 } from "../helpers/openai_dialects.ts";
 import { startFakeServer } from "../helpers/openai_fake_server.ts";
-import { openEndpointModel } from "../../src/model/openai_model.ts";
+import { openEndpointModel } from "../../src/model/openai/openai_model.ts";
 import type { ConversationItem, GenerateRequest } from "../../src/model/model.ts";
 
 const READ_TOOL = {

@@ -8,7 +8,7 @@ import {
   PrefixStateCache,
   type PrefixStateCacheOptions,
   type PrefixStateKey,
-} from "../../src/model/prefix_state_cache.ts";
+} from "../../src/model/llama/prefix_state_cache.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 
 const KEY: PrefixStateKey = { model: "/models/a.gguf", contextSize: 4096, prefixSha256: "ab" };

@@ -6,9 +6,9 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { type FakeServer, promptTokensOf, startFakeServer } from "../helpers/openai_fake_server.ts";
 import { textReply } from "../helpers/openai_dialects.ts";
-import { PromptCalibration } from "../../src/model/prompt_calibration.ts";
+import { PromptCalibration } from "../../src/model/openai/prompt_calibration.ts";
 import { estimatePromptTokens } from "../../src/model/token_estimate.ts";
-import { openEndpointModel } from "../../src/model/openai_model.ts";
+import { openEndpointModel } from "../../src/model/openai/openai_model.ts";
 import type { ConversationItem, ToolDefinition } from "../../src/model/model.ts";
 
 const TOOLS: ToolDefinition[] = [{

@@ -1,5 +1,8 @@
-import { ggufChunks } from "../../src/model/gguf_writer.ts";
-import { randomWeightsGguf, SMOLLM2_135M_SHAPE } from "../../src/model/random_weights_gguf.ts";
+import { ggufChunks } from "../../src/model/scripted/gguf_writer.ts";
+import {
+  randomWeightsGguf,
+  SMOLLM2_135M_SHAPE,
+} from "../../src/model/scripted/random_weights_gguf.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { readGgufHeader } from "./gguf_reader.ts";
 

@@ -12,14 +12,14 @@
  * which can tip a near tie in a model this small.) How often the choice helps is
  * bench/tool_choice.ts's question.
  */
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
 import type {
   ConversationItem,
   GenerateResult,
   ModelSession,
   ToolDefinition,
 } from "../../src/model/model.ts";
-import type { ToolChoice } from "../../src/model/tool_choice_grammar.ts";
+import type { ToolChoice } from "../../src/model/llama/tool_choice_grammar.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testOnGemma, testOnParts } from "../helpers/test_parts.ts";
 

@@ -1,10 +1,10 @@
-import { encodeGguf, type GgufFile } from "../../src/model/gguf_writer.ts";
+import { encodeGguf, type GgufFile } from "../../src/model/scripted/gguf_writer.ts";
 import {
   type BigramScript,
   jsonDumps,
   scriptedGguf,
   writeScriptedModel,
-} from "../../src/model/scripted_gguf.ts";
+} from "../../src/model/scripted/scripted_gguf.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { readGgufHeader } from "./gguf_reader.ts";
 

@@ -4,7 +4,7 @@ import {
   assertRejectsWith,
   assertStringIncludes,
 } from "../helpers/assert.ts";
-import { loadScriptedModel, scriptedModel } from "../../src/model/scripted_model.ts";
+import { loadScriptedModel, scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 import type { ConversationItem, GenerateRequest } from "../../src/model/model.ts";
 import { AgentError } from "../../src/error.ts";
 import { ContextFullError } from "../../src/model/context_full_error.ts";

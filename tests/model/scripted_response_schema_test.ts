@@ -4,7 +4,7 @@
  */
 import { AgentError } from "../../src/error.ts";
 import type { GenerateRequest } from "../../src/model/model.ts";
-import { scriptedModel } from "../../src/model/scripted_model.ts";
+import { scriptedModel } from "../../src/model/scripted/scripted_model.ts";
 import { assertEquals, assertRejectsWith, assertStringIncludes } from "../helpers/assert.ts";
 
 const SCHEMA = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };

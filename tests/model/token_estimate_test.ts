@@ -3,7 +3,7 @@
  * its rules, and that it errs high against a real tokenizer (SmolLM2's, from the test parts) on
  * each kind of text an agent reads.
  */
-import { openLlamaRuntime, preloadLlama } from "../../src/model/llama_model.ts";
+import { openLlamaRuntime, preloadLlama } from "../../src/model/llama/llama_model.ts";
 import {
   estimatePromptTokens,
   estimateTextTokens,

@@ -2,7 +2,7 @@ import {
   type CallSyntax,
   firstChoiceOf,
   toolChoiceGrammar,
-} from "../../src/model/tool_choice_grammar.ts";
+} from "../../src/model/llama/tool_choice_grammar.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 const GENERIC: CallSyntax = { prefix: "||call: ", paramsPrefix: "(" };

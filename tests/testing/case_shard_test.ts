@@ -1,4 +1,4 @@
-import { casesOfShard, parseShard } from "../../src/testing/case_shard.ts";
+import { casesOfShard, parseShard } from "../../src/testing/scenarios/case_shard.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 
 Deno.test("--shard takes I/N with 1 <= I <= N", () => {

@@ -4,8 +4,8 @@
  */
 import { dirname, relative, resolve } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { copyTree } from "../../src/testing/copy_tree.ts";
-import { createHermeticPlace } from "../../src/testing/hermetic_env.ts";
+import { copyTree } from "../../src/testing/runner/copy_tree.ts";
+import { createHermeticPlace } from "../../src/testing/runner/hermetic_env.ts";
 import { treeOf, withTempProject } from "./scenario_project.ts";
 
 /** Where the copy's link at `path` leads, resolved by name as the kernel starts to. */

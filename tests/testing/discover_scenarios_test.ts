@@ -1,5 +1,5 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { discoverScenarios } from "../../src/testing/discover_scenarios.ts";
+import { discoverScenarios } from "../../src/testing/scenarios/discover_scenarios.ts";
 import { linkToDevZero, makeFifo, withSocketMaker } from "../hooks/special_files.ts";
 import { withFiles } from "./scenario_files.ts";
 

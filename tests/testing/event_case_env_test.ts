@@ -3,7 +3,7 @@
  * `envFile` what SessionStart hooks wrote to their CLAUDE_ENV_FILEs, read back as a session does.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { EventCase } from "../../src/testing/scenario_schema.ts";
+import { EventCase } from "../../src/testing/scenarios/scenario_schema.ts";
 import {
   command,
   failureSummary,

@@ -8,8 +8,8 @@ import {
   refersTo,
   sameDecision,
   subsetMatch,
-} from "../../src/testing/expectation_match.ts";
-import { checkSessionExpectations } from "../../src/testing/session_expectations.ts";
+} from "../../src/testing/runner/expectation_match.ts";
+import { checkSessionExpectations } from "../../src/testing/runner/session_expectations.ts";
 import { commandRegistration, promptRegistration } from "../hooks/registration_fixture.ts";
 
 Deno.test("matchText: exact, contained, regex, absent and invalid", () => {

@@ -2,10 +2,10 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { livingPids, livingPidsMatching } from "../hooks/process_probe.ts";
 import { makeFifo } from "../hooks/special_files.ts";
 import { AgentError } from "../../src/error.ts";
-import { runEventCase } from "../../src/testing/event_case_runner.ts";
-import { createHermeticPlace, hermeticEnv } from "../../src/testing/hermetic_env.ts";
-import { runSessionCase } from "../../src/testing/session_case_runner.ts";
-import { EventCase, SessionCase } from "../../src/testing/scenario_schema.ts";
+import { runEventCase } from "../../src/testing/runner/event_case_runner.ts";
+import { createHermeticPlace, hermeticEnv } from "../../src/testing/runner/hermetic_env.ts";
+import { runSessionCase } from "../../src/testing/runner/session_case_runner.ts";
+import { EventCase, SessionCase } from "../../src/testing/scenarios/scenario_schema.ts";
 import { caseInput, command, hooksSettings, treeOf, withTempProject } from "./scenario_project.ts";
 
 Deno.test("hermeticEnv: the allowlist, fixed TZ and LANG, the case's env, always its own HOME and a git ceiling at its root", () => {

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
-import { createHermeticPlace, type HermeticPlace } from "../../src/testing/hermetic_env.ts";
-import { HooksCache, RACY_MS } from "../../src/testing/hooks_cache.ts";
+import { createHermeticPlace, type HermeticPlace } from "../../src/testing/runner/hermetic_env.ts";
+import { HooksCache, RACY_MS } from "../../src/testing/runner/hooks_cache.ts";
 import { readConfigFile } from "../../src/config_file.ts";
 import { command, hooksSettings, type TempProject, withTempProject } from "./scenario_project.ts";
 

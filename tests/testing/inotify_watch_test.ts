@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { waitUntil } from "../helpers/wait_until.ts";
 import { makeFifo } from "../hooks/special_files.ts";
-import { type DirectoryWatch, watchDirectories } from "../../src/testing/inotify_watch.ts";
+import { type DirectoryWatch, watchDirectories } from "../../src/os/inotify_watch.ts";
 import { withFiles } from "./scenario_files.ts";
 
 const linuxOnly = { ignore: Deno.build.os !== "linux", sanitizeOps: true, sanitizeResources: true };

@@ -4,10 +4,10 @@
  * `cases` still makes the whole file invalid.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { invalidCaseResult } from "../../src/testing/invalid_cases.ts";
-import { runScenarios } from "../../src/testing/run_scenarios.ts";
-import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
-import { EventCase } from "../../src/testing/scenario_schema.ts";
+import { invalidCaseResult } from "../../src/testing/scenarios/invalid_cases.ts";
+import { runScenarios } from "../../src/testing/runner/run_scenarios.ts";
+import { loadScenarioFile } from "../../src/testing/scenarios/scenario_file.ts";
+import { EventCase } from "../../src/testing/scenarios/scenario_schema.ts";
 import { lines, problemsOf, where, withFiles } from "./scenario_files.ts";
 
 async function load(text: string, files: Record<string, string> = {}) {

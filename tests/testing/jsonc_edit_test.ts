@@ -9,7 +9,7 @@ import {
   removeProperty,
   replaceValue,
   valueSpan,
-} from "../../src/testing/jsonc_edit.ts";
+} from "../../src/testing/snapshot/jsonc_edit.ts";
 
 function edited(result: { ok: true; text: string } | { ok: false; message: string }): string {
   if (!result.ok) throw new Error(result.message);

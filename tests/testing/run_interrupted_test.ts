@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { livingPidsMatching } from "../hooks/process_probe.ts";
-import { runScenarios } from "../../src/testing/run_scenarios.ts";
+import { runScenarios } from "../../src/testing/runner/run_scenarios.ts";
 import { command, hooksSettings, treeOf, withTempProject } from "./scenario_project.ts";
 
 /** Resolves once `path` exists; the hook under test writes it when it starts. */

@@ -1,15 +1,15 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import type { CaseResult } from "../../src/testing/case_result.ts";
-import type { CaseInput } from "../../src/testing/case_input.ts";
+import type { CaseResult } from "../../src/testing/scenarios/case_result.ts";
+import type { CaseInput } from "../../src/testing/runner/case_input.ts";
 import {
   caseFilter,
   type CaseRunner,
   placementOf,
   runScenarios,
   type ScenarioLoader,
-} from "../../src/testing/run_scenarios.ts";
-import type { LoadedScenario } from "../../src/testing/scenario_file.ts";
-import { EventCase, ScenarioFile } from "../../src/testing/scenario_schema.ts";
+} from "../../src/testing/runner/run_scenarios.ts";
+import type { LoadedScenario } from "../../src/testing/scenarios/scenario_file.ts";
+import { EventCase, ScenarioFile } from "../../src/testing/scenarios/scenario_schema.ts";
 import { command, hooksSettings, withTempProject } from "./scenario_project.ts";
 
 /** A loaded scenario of event cases named `names`, as the loader would give it. */

@@ -3,9 +3,9 @@
  * short, a regex on the first line otherwise, nothing an http hook decided.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import type { ObservedEvent } from "../../src/testing/observed_event.ts";
-import { eventExpect, textExpectation } from "../../src/testing/scaffold_expect.ts";
-import type { JsoncEntry } from "../../src/testing/scaffold_render.ts";
+import type { ObservedEvent } from "../../src/testing/scaffold/observed_event.ts";
+import { eventExpect, textExpectation } from "../../src/testing/scaffold/scaffold_expect.ts";
+import type { JsoncEntry } from "../../src/testing/scaffold/scaffold_render.ts";
 
 const names = {
   label: (id: string) => `label-of-${id}`,

@@ -1,6 +1,6 @@
 /** The dangerous calls `hooks init` takes from a guard's own text, and what it leaves alone. */
 import { assertEquals } from "../helpers/assert.ts";
-import { dangerousCalls, promptsFor } from "../../src/testing/scaffold_inputs.ts";
+import { dangerousCalls, promptsFor } from "../../src/testing/scaffold/scaffold_inputs.ts";
 
 const commands = (text: string) => dangerousCalls("shell", text).map((c) => c.input["command"]);
 

@@ -1,6 +1,12 @@
 /** The JSONC `hooks init` writes: comments above their entries, short values inline. */
 import { assertEquals } from "../helpers/assert.ts";
-import { array, object, renderJsonc, value, wrap } from "../../src/testing/scaffold_render.ts";
+import {
+  array,
+  object,
+  renderJsonc,
+  value,
+  wrap,
+} from "../../src/testing/scaffold/scaffold_render.ts";
 
 Deno.test("comments go above their entry, and short values stay on one line", () => {
   const text = renderJsonc(object([

@@ -7,11 +7,11 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { REPO_ROOT } from "../helpers/run_cli.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
-import { copyTree } from "../../src/testing/copy_tree.ts";
-import { runScenarios } from "../../src/testing/run_scenarios.ts";
-import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
-import { type Scaffold, scaffoldSuite } from "../../src/testing/scaffold_suite.ts";
-import { SCENARIO_SCHEMA_URL } from "../../src/testing/scenario_json_schema.ts";
+import { copyTree } from "../../src/testing/runner/copy_tree.ts";
+import { runScenarios } from "../../src/testing/runner/run_scenarios.ts";
+import { loadScenarioFile } from "../../src/testing/scenarios/scenario_file.ts";
+import { type Scaffold, scaffoldSuite } from "../../src/testing/scaffold/scaffold_suite.ts";
+import { SCENARIO_SCHEMA_URL } from "../../src/testing/scenarios/scenario_json_schema.ts";
 
 interface Scaffolded {
   readonly project: string;

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { linkToDevZero, listenAt, makeFifo, writeSpaces } from "../hooks/special_files.ts";
-import { loadScenarioFile, parseScenarioText } from "../../src/testing/scenario_file.ts";
+import { loadScenarioFile, parseScenarioText } from "../../src/testing/scenarios/scenario_file.ts";
 import { lines, problemsOf, where, withFiles } from "./scenario_files.ts";
 
 Deno.test("a valid file with comments and trailing commas loads with each case's location", async () => {

@@ -3,8 +3,8 @@
  * of a problem a test pins down.
  */
 import { assert } from "../helpers/assert.ts";
-import { loadScenarioFile } from "../../src/testing/scenario_file.ts";
-import type { ScenarioProblem } from "../../src/testing/scenario_run.ts";
+import { loadScenarioFile } from "../../src/testing/scenarios/scenario_file.ts";
+import type { ScenarioProblem } from "../../src/testing/scenarios/scenario_run.ts";
 
 /**
  * Writes `files` (path → text; a path ending in "/" is a directory) into a fresh temp dir, given

@@ -8,9 +8,9 @@
 import { dirname } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { writeFiles, writePlugin } from "../hooks/plugin_fixture.ts";
-import { runScenarios } from "../../src/testing/run_scenarios.ts";
-import type { RunOptions } from "../../src/testing/scenario_run.ts";
-import { PLUGINS_NEED_CLAUDE } from "../../src/testing/case_plugins.ts";
+import { runScenarios } from "../../src/testing/runner/run_scenarios.ts";
+import type { RunOptions } from "../../src/testing/scenarios/scenario_run.ts";
+import { PLUGINS_NEED_CLAUDE } from "../../src/testing/runner/case_plugins.ts";
 import { type TempProject, treeOf, withTempProject } from "./scenario_project.ts";
 
 /** Refuses any Bash input that mentions `rm -rf`. */

@@ -4,12 +4,16 @@
  * holding things hooks must not see, a `CaseInput` builder, and scripts for session cases.
  */
 import { compatProfile } from "../../src/profile/compat_profile.ts";
-import type { CaseInput } from "../../src/testing/case_input.ts";
-import type { CaseResult } from "../../src/testing/case_result.ts";
-import type { Placement } from "../../src/testing/hermetic_env.ts";
-import { runEventCase } from "../../src/testing/event_case_runner.ts";
-import { EventCase, type ScenarioCase, SessionCase } from "../../src/testing/scenario_schema.ts";
-import { runSessionCase } from "../../src/testing/session_case_runner.ts";
+import type { CaseInput } from "../../src/testing/runner/case_input.ts";
+import type { CaseResult } from "../../src/testing/scenarios/case_result.ts";
+import type { Placement } from "../../src/testing/runner/hermetic_env.ts";
+import { runEventCase } from "../../src/testing/runner/event_case_runner.ts";
+import {
+  EventCase,
+  type ScenarioCase,
+  SessionCase,
+} from "../../src/testing/scenarios/scenario_schema.ts";
+import { runSessionCase } from "../../src/testing/runner/session_case_runner.ts";
 
 export interface TempProject {
   /** The project directory (real path). */

@@ -3,11 +3,11 @@ import { isObject } from "../helpers/json_object.ts";
 import { formatIssue } from "../helpers/json_schema_issue.ts";
 import { unsupportedKeywords } from "../helpers/json_schema_support.ts";
 import { JsonSchemaValidator, type Schema } from "../helpers/json_schema_validator.ts";
-import { parseScenarioText } from "../../src/testing/scenario_file.ts";
+import { parseScenarioText } from "../../src/testing/scenarios/scenario_file.ts";
 import {
   SCENARIO_SCHEMA_PATH,
   scenarioSchemaText,
-} from "../../src/testing/scenario_json_schema.ts";
+} from "../../src/testing/scenarios/scenario_json_schema.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const EXAMPLE = "examples/guard-rails/.claude/hooks-tests/guard-rails.test.jsonc";
@@ -20,7 +20,7 @@ Deno.test("the committed JSON Schema is the one the zod schema generates", async
   const committed = await committedSchema();
   assert(
     committed === scenarioSchemaText(),
-    `${SCENARIO_SCHEMA_PATH} is out of date with src/testing/scenario_schema.ts: ` +
+    `${SCENARIO_SCHEMA_PATH} is out of date with src/testing/scenarios/scenario_schema.ts: ` +
       "run `deno task schema` and commit the result",
   );
 });

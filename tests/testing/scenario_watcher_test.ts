@@ -4,8 +4,8 @@ import {
   openScenarioWatcher,
   type ScenarioWatcher,
   watchRoots,
-} from "../../src/testing/scenario_watcher.ts";
-import { collectWatchInputs, type WatchInputs } from "../../src/testing/watch_inputs.ts";
+} from "../../src/testing/watch/scenario_watcher.ts";
+import { collectWatchInputs, type WatchInputs } from "../../src/testing/watch/watch_inputs.ts";
 import { makeFifo, releaseFifo } from "../hooks/special_files.ts";
 import { withFiles } from "./scenario_files.ts";
 import { WATCH_PROJECT, WATCH_WAIT_MS } from "./watch_project.ts";

@@ -8,8 +8,8 @@
  * copy must not find it.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { runSessionCase } from "../../src/testing/session_case_runner.ts";
-import { SessionCase } from "../../src/testing/scenario_schema.ts";
+import { runSessionCase } from "../../src/testing/runner/session_case_runner.ts";
+import { SessionCase } from "../../src/testing/scenarios/scenario_schema.ts";
 import { caseInput, command, hooksSettings, withTempProject } from "./scenario_project.ts";
 
 /** Every entry under `dir`, relative, with what it holds: to prove a run changed nothing. */

@@ -4,8 +4,8 @@
  * agent's own file tools do, instead of waiting for a writer forever.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { runSessionCase } from "../../src/testing/session_case_runner.ts";
-import { SessionCase } from "../../src/testing/scenario_schema.ts";
+import { runSessionCase } from "../../src/testing/runner/session_case_runner.ts";
+import { SessionCase } from "../../src/testing/scenarios/scenario_schema.ts";
 import { caseInput, command, hooksSettings, withTempProject } from "./scenario_project.ts";
 
 /** A SessionStart hook makes a FIFO named "pipe" in the copy. */

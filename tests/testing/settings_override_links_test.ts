@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { AgentError } from "../../src/error.ts";
-import { createHermeticPlace, type Placement } from "../../src/testing/hermetic_env.ts";
+import { createHermeticPlace, type Placement } from "../../src/testing/runner/hermetic_env.ts";
 import { type TempProject, withTempProject } from "./scenario_project.ts";
 
 const SHARED = '{"hooks": {}}\n';

@@ -3,15 +3,15 @@
  * spans only; what cannot be expressed is left and listed; the same run then passes.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import type { CaseResult, ExpectationFailure } from "../../src/testing/case_result.ts";
-import { runScenarios } from "../../src/testing/run_scenarios.ts";
-import { parseScenarioText } from "../../src/testing/scenario_file.ts";
+import type { CaseResult, ExpectationFailure } from "../../src/testing/scenarios/case_result.ts";
+import { runScenarios } from "../../src/testing/runner/run_scenarios.ts";
+import { parseScenarioText } from "../../src/testing/scenarios/scenario_file.ts";
 import {
   caseKey,
   type ScenarioFileAccess,
   updateScenarioText,
   updateSnapshots,
-} from "../../src/testing/snapshot_update.ts";
+} from "../../src/testing/snapshot/snapshot_update.ts";
 import { command, hooksSettings, withTempProject } from "./scenario_project.ts";
 
 const FILE = "/p/.claude/hooks-tests/guard.test.jsonc";

@@ -5,7 +5,7 @@ import {
   collectWatchInputs,
   hookScripts,
   type WatchInputs,
-} from "../../src/testing/watch_inputs.ts";
+} from "../../src/testing/watch/watch_inputs.ts";
 import { withFiles } from "./scenario_files.ts";
 
 const command = (text: string, args?: string[]): CommandHandlerConfig => ({

@@ -13,9 +13,9 @@ import {
   setsidExecFailure,
   spawnInOwnGroup,
   terminateGroup,
-} from "../../hooks/process_group.ts";
-import { spawnGuarded } from "../../hooks/guard_group.ts";
-import type { GroupChild } from "../../hooks/group_child.ts";
+} from "../../os/process/process_group.ts";
+import { spawnGuarded } from "../../os/process/guard_group.ts";
+import type { GroupChild } from "../../os/process/group_child.ts";
 
 export interface StdioServerLaunch {
   readonly command: string;

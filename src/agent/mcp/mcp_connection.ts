@@ -18,7 +18,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../../error.ts";
-import { decodeArguments } from "../json_arguments.ts";
+import { decodeArguments } from "../tools/json_arguments.ts";
 import { GroupStdioTransport } from "./group_stdio_transport.ts";
 import { mcpToolName } from "./mcp_tool_name.ts";
 

@@ -7,7 +7,7 @@
  */
 import type { McpServer } from "@agentclientprotocol/sdk";
 import type { ToolDefinition } from "../../model/model.ts";
-import type { ToolExecution } from "../tool_kit.ts";
+import type { ToolExecution } from "../tools/tool_kit.ts";
 import {
   McpConnection,
   type McpConnectionOptions,

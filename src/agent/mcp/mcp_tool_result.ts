@@ -6,7 +6,7 @@
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import type { ToolExecution } from "../tool_kit.ts";
+import type { ToolExecution } from "../tools/tool_kit.ts";
 
 type McpContent = CallToolResult["content"][number];
 

@@ -2,7 +2,7 @@
  * The order every reporter shows a run in: files in the order the run gives them (the order they
  * were found or named), and each file's cases by their line, whatever order they finished in.
  */
-import type { CaseResult } from "../case_result.ts";
+import type { CaseResult } from "../scenarios/case_result.ts";
 
 export interface FileGroup {
   readonly file: string;

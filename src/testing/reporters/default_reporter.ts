@@ -4,8 +4,8 @@
  * expectation, where it is written and an expected/actual diff, and a summary. ANSI colors only
  * when asked (a terminal), and then a live count while cases run.
  */
-import type { CaseResult, CaseStatus } from "../case_result.ts";
-import type { Reporter, ReporterOptions, RunResult } from "../scenario_run.ts";
+import type { CaseResult, CaseStatus } from "../scenarios/case_result.ts";
+import type { Reporter, ReporterOptions, RunResult } from "../scenarios/scenario_run.ts";
 import { displayPath } from "../../display_path.ts";
 import { groupByFile } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";

@@ -2,7 +2,7 @@
  * What `--explain` shows for one case: for each firing, every registration (matched or not and
  * why), the raw result of each hook that ran, and which hook decided each part of the decision.
  */
-import type { ExplainedFiring } from "../case_result.ts";
+import type { ExplainedFiring } from "../scenarios/case_result.ts";
 import { displayPath } from "../../display_path.ts";
 
 /** Longest a raw result's text is shown before it is cut. */

@@ -4,8 +4,13 @@
  * commands of session cases (answered or run) and the summary as plain text. Paths are relative
  * to the project directory, the repository root in a workflow.
  */
-import type { CaseResult } from "../case_result.ts";
-import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
+import type { CaseResult } from "../scenarios/case_result.ts";
+import type {
+  Reporter,
+  ReporterOptions,
+  RunResult,
+  ScenarioProblem,
+} from "../scenarios/scenario_run.ts";
 import { displayPath } from "../../display_path.ts";
 import { orderedResults } from "./case_groups.ts";
 import { problemMessage } from "./problem_line.ts";

@@ -4,7 +4,7 @@
  * paths absolute as the runner saw them. The document is one line, so the reports of a CI
  * matrix's shards concatenate into one JSON Lines file (`cat hooks-tests-*.json`), a run a line.
  */
-import type { Reporter, ReporterOptions, RunResult } from "../scenario_run.ts";
+import type { Reporter, ReporterOptions, RunResult } from "../scenarios/scenario_run.ts";
 import { orderedResults } from "./case_groups.ts";
 
 export function createJsonReporter(options: ReporterOptions): Reporter {

@@ -4,8 +4,13 @@
  * invalid scenario file as a suite whose one case is an `<error>`. A session case's shell commands
  * (answered or run) and `--explain` go to `<system-out>`.
  */
-import type { CaseResult } from "../case_result.ts";
-import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
+import type { CaseResult } from "../scenarios/case_result.ts";
+import type {
+  Reporter,
+  ReporterOptions,
+  RunResult,
+  ScenarioProblem,
+} from "../scenarios/scenario_run.ts";
 import { displayPath } from "../../display_path.ts";
 import { groupByFile } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";

@@ -3,7 +3,7 @@
  * `file:line:column: message at /pointer`.
  */
 import { displayPath } from "../../display_path.ts";
-import type { ScenarioProblem } from "../scenario_run.ts";
+import type { ScenarioProblem } from "../scenarios/scenario_run.ts";
 
 export function problemLine(problem: ScenarioProblem, cwd: string): string {
   return `${problemPlace(problem, cwd)}: ${problemMessage(problem)}`;

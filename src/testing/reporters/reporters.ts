@@ -1,7 +1,7 @@
 /**
  * Every `hooks test --reporter`, looked up by name in one table the compiler keeps complete.
  */
-import type { Reporter, ReporterOptions } from "../scenario_run.ts";
+import type { Reporter, ReporterOptions } from "../scenarios/scenario_run.ts";
 import { createDefaultReporter } from "./default_reporter.ts";
 import { createGithubReporter } from "./github_reporter.ts";
 import { createJsonReporter } from "./json_reporter.ts";

@@ -3,7 +3,7 @@
  * terminal (nothing ran) or run for real in the case's copy of the project (`execute`), so a
  * report never leaves a reader guessing whether a command that got through really ran.
  */
-import type { ShellCall } from "../case_result.ts";
+import type { ShellCall } from "../scenarios/case_result.ts";
 
 /** Characters of a command shown before it is cut. */
 const MAX_COMMAND_CHARS = 200;

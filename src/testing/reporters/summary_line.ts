@@ -3,7 +3,7 @@
  * `3 passed, 2 failed (1 error), 1 invalid file in 0.42 s`. "failed" counts the cases that did
  * not pass, of which "errors" could not run at all; the counts are those of the results shown.
  */
-import type { RunResult } from "../scenario_run.ts";
+import type { RunResult } from "../scenarios/scenario_run.ts";
 
 export function summaryLine({ results, summary, problems }: RunResult): string {
   const count = (status: string) => results.filter((r) => r.status === status).length;

@@ -3,8 +3,13 @@
  * YAML diagnostics for each failure (expectation, where, expected, actual), a session case's shell
  * commands (answered or run) and `--explain` as comments.
  */
-import type { CaseResult } from "../case_result.ts";
-import type { Reporter, ReporterOptions, RunResult, ScenarioProblem } from "../scenario_run.ts";
+import type { CaseResult } from "../scenarios/case_result.ts";
+import type {
+  Reporter,
+  ReporterOptions,
+  RunResult,
+  ScenarioProblem,
+} from "../scenarios/scenario_run.ts";
 import { displayPath } from "../../display_path.ts";
 import { orderedResults } from "./case_groups.ts";
 import { explainLines } from "./explain_lines.ts";

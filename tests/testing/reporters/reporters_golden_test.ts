@@ -5,8 +5,8 @@
  * `UPDATE_GOLDEN=1 deno test --allow-all tests/testing/reporters/`.
  */
 import { assert, assertEquals, AssertionError } from "../../helpers/assert.ts";
-import type { CaseResult, ExplainedFiring } from "../../../src/testing/case_result.ts";
-import type { ReporterOptions, RunResult } from "../../../src/testing/scenario_run.ts";
+import type { CaseResult, ExplainedFiring } from "../../../src/testing/scenarios/case_result.ts";
+import type { ReporterOptions, RunResult } from "../../../src/testing/scenarios/scenario_run.ts";
 import {
   REPORTER_NAMES,
   type ReporterName,
