@@ -2,23 +2,12 @@
  * What running one handler produced, before any interpretation: the raw facts that output
  * parsing turns into an outcome, and that `hooks run` and `hooks test --explain` print.
  */
-
-export interface CapturedStream {
-  readonly text: string;
-  /** Bytes that were read but discarded past the cap. */
-  readonly discardedBytes: number;
-}
+import type { CapturedStream } from "../os/process/child_io.ts";
+import type { CommandExit } from "../os/process/command_runner.ts";
 
 export type HandlerResult =
   /** A command ran to its exit (or was killed by a signal it did not get from us). */
-  | {
-    readonly kind: "exited";
-    readonly exitCode: number;
-    readonly signal: string | null;
-    readonly stdout: CapturedStream;
-    readonly stderr: CapturedStream;
-    readonly durationMs: number;
-  }
+  | CommandExit
   /** An http hook got an answer. */
   | {
     readonly kind: "http";

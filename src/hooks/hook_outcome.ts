@@ -6,7 +6,8 @@
 import { errorMessage } from "../error.ts";
 import { type FiredEventName, HOOK_EVENTS } from "./event_table.ts";
 import { summarizeHandler } from "./handler_config.ts";
-import type { CapturedStream, HandlerFailure, HandlerResult } from "./handler_result.ts";
+import type { CapturedStream } from "../os/process/child_io.ts";
+import type { HandlerFailure, HandlerResult } from "./handler_result.ts";
 import { commandReason, DEFAULT_BLOCK_REASON, NO_STDERR_OUTPUT } from "./hook_messages.ts";
 import { type HookOutput, parseHookOutput } from "./hook_output.ts";
 import { isRecord } from "./json_value_at.ts";

@@ -4,7 +4,12 @@
  * for any child; the posix_spawn spawner does the same on its descriptors without them
  * (fd_capture.ts), since a byte stream costs more to make and end than a short hook takes to run.
  */
-import type { CapturedStream } from "../../hooks/handler_result.ts";
+/** What a bounded run kept of one of a child's output streams. */
+export interface CapturedStream {
+  readonly text: string;
+  /** Bytes that were read but discarded past the cap. */
+  readonly discardedBytes: number;
+}
 
 export interface OutputCapture {
   /** Settles when the output ends, fails, or is cancelled. */

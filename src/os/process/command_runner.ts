@@ -4,8 +4,7 @@
  * group is gone (or SIGKILLed) before the promise settles: no orphan outlives a hook.
  */
 import { errorMessage } from "../../error.ts";
-import type { CapturedStream, HandlerResult } from "../../hooks/handler_result.ts";
-import { captureStream, feedStream } from "./child_io.ts";
+import { type CapturedStream, captureStream, feedStream } from "./child_io.ts";
 import type { GroupChild } from "./group_child.ts";
 import { spawnGuarded } from "./guard_group.ts";
 import { delay, setsidExecFailure, spawnInOwnGroup, terminateGroup } from "./process_group.ts";
@@ -38,9 +37,19 @@ export interface CommandRunOptions {
   readonly drainMs?: number;
 }
 
+/** A process that ran to its exit, or was killed by a signal it did not get from us. */
+export interface CommandExit {
+  readonly kind: "exited";
+  readonly exitCode: number;
+  readonly signal: string | null;
+  readonly stdout: CapturedStream;
+  readonly stderr: CapturedStream;
+  readonly durationMs: number;
+}
+
 export type CommandRunResult =
   /** The process exited by itself (or died of a signal we did not send): a hook's own result. */
-  | Extract<HandlerResult, { readonly kind: "exited" }>
+  | CommandExit
   /** We stopped it: its timeout passed, or the caller aborted. */
   | {
     readonly kind: "timed_out" | "cancelled";

@@ -6,7 +6,8 @@
  */
 import type { HookDecision, Verdict } from "../../hooks/decision.ts";
 import { summarizeHandler } from "../../hooks/handler_config.ts";
-import type { CapturedStream, HandlerResult } from "../../hooks/handler_result.ts";
+import type { CapturedStream } from "../../os/process/child_io.ts";
+import type { HandlerResult } from "../../hooks/handler_result.ts";
 import type { HookFiring, HookRun } from "../../hooks/hook_engine.ts";
 import { describeOutcome } from "../../hooks/outcome_description.ts";
 import type { Registration } from "../../hooks/registration.ts";
