@@ -17,10 +17,18 @@ import {
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { errorMessage } from "../../error.ts";
 import { decodeArguments } from "../tools/json_arguments.ts";
 import { GroupStdioTransport } from "./group_stdio_transport.ts";
 import { mcpToolName } from "./mcp_tool_name.ts";
+import {
+  connectionBroke,
+  lastLines,
+  readableError,
+  seconds,
+  StartTimeout,
+  withTimeout,
+} from "./mcp_failures.ts";
+import { openMcpTransport } from "./mcp_transport.ts";
 
 export interface McpConnectionOptions {
   /** The session cwd: where a stdio server starts. */
@@ -63,6 +71,9 @@ export type McpCallOutcome =
   | { readonly kind: "result"; readonly result: CallToolResult }
   | { readonly kind: "failed"; readonly message: string; readonly interrupted: boolean };
 
+/** How long a call's answer waits for a tool list the server announced as changed. */
+const REFRESH_WAIT_MS = 2_000;
+
 export class McpConnection {
   readonly name: string;
   #status: McpServerStatus = { kind: "connecting" };
@@ -95,8 +106,8 @@ export class McpConnection {
 
   /** Starts the server, shakes hands and reads its tools; the status says how it went. */
   async connect(): Promise<McpServerStatus> {
-    const transport = this.#openTransport();
-    if (!transport.ok) return this.#fail(transport.message);
+    const transport = openMcpTransport(this.spec, this.options);
+    if (!transport.ok) return this.#fail(this.#prefix(transport.reason));
     this.#transport = transport.value;
     const client = new Client({ name: "llama-agent", version: this.options.clientVersion });
     this.#client = client;
@@ -234,46 +245,6 @@ export class McpConnection {
     if (client) await withTimeout(client, this.options.killGraceMs).catch(() => {});
   }
 
-  #openTransport():
-    | { ok: true; value: Transport }
-    | { ok: false; message: string } {
-    const spec = this.spec;
-    if ("type" in spec && spec.type === "http") {
-      let url: URL;
-      try {
-        url = new URL(spec.url);
-      } catch {
-        return { ok: false, message: this.#prefix(`its URL "${spec.url}" is not a valid URL`) };
-      }
-      const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
-      return {
-        ok: true,
-        value: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
-      };
-    }
-    if ("type" in spec && spec.type === "sse") {
-      return {
-        ok: false,
-        message: this.#prefix(
-          "the SSE transport is not supported (llama-agent speaks stdio and Streamable HTTP)",
-        ),
-      };
-    }
-    const env = { ...this.options.env };
-    for (const { name, value } of spec.env ?? []) env[name] = value;
-    return {
-      ok: true,
-      value: new GroupStdioTransport({
-        command: spec.command,
-        args: spec.args ?? [],
-        env,
-        cwd: this.options.cwd,
-        killGraceMs: this.options.killGraceMs,
-        maxMessageBytes: this.options.maxMessageBytes,
-      }),
-    };
-  }
-
   /**
    * The tools as offered. Two tools whose names become the same `mcp__` name (`read.file` and
    * `read_file`) cannot both be told apart by the model: the first is kept, the other reported.
@@ -399,56 +370,4 @@ export class McpConnection {
     this.options.log(message);
     return this.#status;
   }
-}
-
-/** How long a call's answer waits for a tool list the server announced as changed. */
-const REFRESH_WAIT_MS = 2_000;
-
-/**
- * An error's message, with the SDK's schema failures (a JSON dump of zod issues) cut down to
- * "where: what" lines a user can read.
- */
-function readableError(error: unknown): string {
-  const message = errorMessage(error);
-  const dump = /^([^\[]*?):?\s*(\[[\s\S]*\])\s*$/.exec(message);
-  if (!dump) return message;
-  try {
-    const issues = JSON.parse(dump[2]!) as { path?: unknown[]; message?: string }[];
-    const lines = issues.slice(0, 3).map((issue) =>
-      `${(issue.path ?? []).join(".") || "(the whole result)"}: ${issue.message ?? "invalid"}`
-    );
-    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
-    return `${dump[1]}: ${lines.join("; ")}${more}`;
-  } catch {
-    return message;
-  }
-}
-
-function connectionBroke(error: unknown): boolean {
-  if (!(error instanceof SdkError)) return false;
-  return [SdkErrorCode.ConnectionClosed, SdkErrorCode.SendFailed, SdkErrorCode.NotConnected]
-    .includes(error.code);
-}
-
-class StartTimeout extends Error {}
-
-/** Rejects with StartTimeout when `work` takes longer than `ms`. */
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => timer = setTimeout(() => reject(new StartTimeout()), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function lastLines(text: string, count: number): string {
-  return text.trim().split("\n").slice(-count).join(" / ").trim();
 }
