@@ -5,13 +5,7 @@
  * hit, or the client cancels; then the Stop hooks.
  */
 import type { ContentBlock, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
-import type {
-  AssistantSegment,
-  ConversationItem,
-  GenerateResult,
-  ModelSession,
-  ToolDefinition,
-} from "../../model/model.ts";
+import type { GenerateResult, ModelSession, ToolDefinition } from "../../model/model.ts";
 import { turnEndOf } from "../../model/model.ts";
 import { AgentError, errorMessage } from "../../error.ts";
 import { hookPermissionMode } from "../../agent/permissions/permission_policy.ts";
@@ -23,8 +17,7 @@ import { repairAnswer, type TurnToolCall } from "./tool_call_repair.ts";
 import { batchedCall, runPostToolBatchHooks } from "./tool_batch_hooks.ts";
 import type { BatchedToolCall } from "../../hooks/payload.ts";
 import { runStopHooks, runUserPromptSubmitHooks } from "./turn_hooks.ts";
-import { notifyFinishedText } from "../session/notification_hooks.ts";
-import type { ToolTurn, TurnHookContext } from "./turn_types.ts";
+import type { ToolTurn } from "./turn_types.ts";
 import { contextResultBudget } from "./tool_output_budget.ts";
 import { untilAborted } from "./until_aborted.ts";
 import {
@@ -33,24 +26,19 @@ import {
   stopContinuation,
 } from "./stop_continuation.ts";
 import { STOP_HOOKS_CONTINUE_NAME } from "../session/session_config.ts";
-import { answerTokenCap, contextForPrompt, requestAnswerCap } from "../../model/answer_cap.ts";
-import { takeBack } from "../../agent/transcript/take_back.ts";
+import { requestAnswerCap } from "../../model/answer_cap.ts";
 import { LoopGuard } from "./loop_guard.ts";
-import { RepetitionStop } from "./repetition_stop.ts";
 import {
   type ContextBudgetSettings,
   DEFAULT_CONTEXT_BUDGET,
 } from "../compaction/context_budget.ts";
-import {
-  clearConversation,
-  type CompactionHooks,
-  compactionLimit,
-  requestItems,
-  withdrawRunningTurn,
-} from "../compaction/compaction.ts";
+import { clearConversation, type CompactionHooks, requestItems } from "../compaction/compaction.ts";
 import { runCompaction } from "../compaction/compaction_step.ts";
 import { tokenCounterOf, tokensText, usageUpdate } from "../compaction/context_meter.ts";
 import { sessionCommandOf } from "../session/session_commands.ts";
+import { TurnState } from "./turn_state.ts";
+import { generateOnce } from "./generate_once.ts";
+import { makeRoom } from "./make_room.ts";
 
 export interface TurnDeps {
   /** The prompt's id as hooks see it (`prompt_id`); a random UUID when absent. */
@@ -290,267 +278,6 @@ async function runModelLoop(
     // The turn goes on: what would have been said of its end is not its end.
     turn.pendingNotice = undefined;
     turn.feedBack(next.forModel);
-  }
-}
-
-/** What one turn has said and counted so far, and how it ends. */
-class TurnState {
-  segments: AssistantSegment[] = [];
-  /** Where this turn's items start in the conversation (its prompt): compaction keeps them. */
-  startIndex = 0;
-  /** Why the turn ends, said to the user when it does (a limit, an empty answer). */
-  pendingNotice: string | undefined;
-  /** The prompt tokens of the request about to be made, as counted before it. */
-  countedPrompt = 0;
-  /** Model calls answered so far in this turn. */
-  modelCalls = 0;
-  readonly tokens = { prompt: 0, evaluated: 0, generated: 0 };
-  /** The response's `_meta` besides `tokens` (the hook keys of acp.md). */
-  readonly meta: Record<string, unknown> = {};
-
-  constructor(readonly session: AgentSession, readonly hookContext: TurnHookContext) {}
-
-  count(result: GenerateResult, first: boolean): void {
-    this.modelCalls++;
-    if (first) this.tokens.prompt = result.tokens.prompt;
-    this.tokens.evaluated += result.tokens.evaluated;
-    this.tokens.generated += result.tokens.generated;
-  }
-
-  /** The assistant's last text in this turn (Stop's `last_assistant_message`). */
-  lastText(): string {
-    const last = this.segments.findLast((s) => s.type === "text");
-    return last?.type === "text" ? last.text : "";
-  }
-
-  closeMessage(): void {
-    if (this.segments.length > 0) {
-      this.session.conversation.push({ role: "assistant", segments: this.segments });
-    }
-    this.segments = [];
-  }
-
-  /** Hook text the model reads as the next message of the conversation. */
-  feedBack(text: string): void {
-    this.closeMessage();
-    this.session.conversation.push({ role: "user", text });
-    this.session.record({ type: "hook_feedback", text });
-    this.session.claudeTranscript?.hookFeedback({
-      promptId: this.hookContext.promptId,
-      content: text,
-    });
-  }
-
-  /**
-   * Hook text the model reads at the end of this reply's last tool result, after a blank line
-   * (PostToolBatch's context, where Claude Code puts it); a message of its own where the reply
-   * has no tool result.
-   */
-  addToLastResult(text: string): void {
-    const index = this.segments.findLastIndex((segment) => segment.type === "tool_call");
-    const last = this.segments[index];
-    if (last?.type !== "tool_call") return this.feedBack(text);
-    this.segments[index] = { ...last, result: `${last.result}\n\n${text}` };
-    this.session.record({ type: "hook_feedback", text, inLastResult: true });
-  }
-
-  finish(stopReason: StopReason): PromptResponse {
-    if (this.pendingNotice !== undefined) this.session.notice(this.pendingNotice);
-    this.pendingNotice = undefined;
-    this.closeMessage();
-    const meta = { ...this.meta, tokens: { ...this.tokens } };
-    this.session.record({ type: "response", stopReason, _meta: meta });
-    this.session.claudeTranscript?.endTurn();
-    return { stopReason, _meta: meta };
-  }
-
-  /**
-   * The request cannot be made to fit the context: the turn ends at the limit, saying why. A
-   * prompt the model never read is taken back out of the conversation.
-   */
-  endForRoom(message: string, neverRead: boolean): PromptResponse {
-    if (neverRead && this.segments.length === 0) {
-      withdrawRunningTurn(this.session, this.startIndex);
-      // A server's message may end its own sentence: one full stop between the two.
-      this.pendingNotice = `${message.replace(/\.+$/, "")}. Your prompt was not sent to the ` +
-        "model and is not kept in the conversation: shorten it, or run /compact or /clear";
-    } else this.pendingNotice = message;
-    return this.finish("max_tokens");
-  }
-
-  /** A hook ended the turn (`continue:false`, a deferred call): `stopReason` is what it said. */
-  finishByHook(stopReason: string | null): PromptResponse {
-    this.meta.hook_stop_reason = stopReason ?? "";
-    return this.finish("end_turn");
-  }
-}
-
-/**
- * One model call: streams its text and thoughts as they come, each as one message, and stops at
- * a verbatim repetition (repetition_stop.ts), which ends the turn as the answer cap does.
- */
-async function generateOnce(
-  turn: TurnState,
-  model: ModelSession,
-  deps: TurnDeps,
-): Promise<GenerateResult> {
-  const { session, segments } = turn;
-  const tools = deps.tools();
-  const maxTokens = requestAnswerCap(model.contextSize, deps.contextBudget?.maxAnswerTokens);
-  const repetition = new RepetitionStop(turn.hookContext.signal);
-  const messageId = crypto.randomUUID();
-  const thoughtId = crypto.randomUUID();
-  const conversation: ConversationItem[] = requestItems(
-    session,
-    session.contextSummary,
-    session.conversation,
-    segments,
-  );
-  let text = "";
-  let thought = "";
-  const result = await model.generate({
-    conversation,
-    tools,
-    ...(maxTokens === undefined ? {} : { maxTokens }),
-    signal: repetition.signal,
-    onTextChunk(whole) {
-      const chunk = repetition.take("text", whole);
-      if (chunk === "") return;
-      text += chunk;
-      appendText(segments, "text", chunk);
-      session.send({
-        sessionUpdate: "agent_message_chunk",
-        messageId,
-        content: { type: "text", text: chunk },
-      });
-    },
-    onThoughtChunk(whole) {
-      const chunk = repetition.take("thought", whole);
-      if (chunk === "") return;
-      thought += chunk;
-      appendText(segments, "thought", chunk);
-      session.send({
-        sessionUpdate: "agent_thought_chunk",
-        messageId: thoughtId,
-        content: { type: "text", text: chunk },
-      });
-    },
-  });
-  const cut = repetition.found;
-  if (cut !== undefined) {
-    // One copy of what was repeated stays; the rest was shown, and is taken back.
-    takeBack(segments, cut.stream, cut.dropped);
-    session.record({ type: "taken_back", stream: cut.stream, chars: cut.dropped });
-    if (cut.stream === "text") text = text.slice(0, text.length - cut.dropped);
-    else thought = thought.slice(0, thought.length - cut.dropped);
-  }
-  const answer: GenerateResult = cut === undefined || turn.hookContext.signal.aborted
-    ? result
-    : { ...result, text, thought, toolCalls: [], stop: "max_tokens", notice: repetition.notice() };
-  // Before any hook of this round runs: the Stop hook reads this reply, a PreToolUse hook its call.
-  session.claudeTranscript?.reply({
-    model: session.modelName ?? "llama-agent",
-    text,
-    stop: answer.stop,
-    calledTools: answer.toolCalls.length > 0,
-    tokens: answer.tokens,
-  });
-  // Once per finished message, never per chunk, and never holding up the turn.
-  notifyFinishedText(session, turn.hookContext, "thought", thought);
-  notifyFinishedText(session, turn.hookContext, "message", text);
-  return answer;
-}
-
-function appendText(segments: AssistantSegment[], type: "text" | "thought", text: string): void {
-  const last = segments.at(-1);
-  if (last?.type === type) segments[segments.length - 1] = { type, text: last.text + text };
-  else segments.push({ type, text });
-}
-
-/**
- * Before a request: when its prompt would pass the compaction limit (or the model refused it for
- * its size: `refusal` says how), the conversation is compacted; when nothing can make it fit, the
- * turn ends saying why. "go" when the request may be made.
- */
-async function makeRoom(
-  turn: TurnState,
-  model: ModelSession,
-  deps: TurnDeps,
-  refusal?: string,
-): Promise<"go" | PromptResponse> {
-  const { session } = turn;
-  const contextSize = model.contextSize;
-  if (contextSize === undefined) return "go";
-  const neverRead = turn.modelCalls === 0;
-  const force = refusal !== undefined;
-  const budget = deps.contextBudget ?? DEFAULT_CONTEXT_BUDGET;
-  const tools = deps.tools();
-  const counter = tokenCounterOf(model);
-  const answer = answerTokenCap(contextSize, budget.maxAnswerTokens);
-  const fixed = await counter.prompt(requestItems(session, undefined, [], []), tools);
-  // An estimate errs high (a server's tokenizer usually takes fewer tokens): what it alone says
-  // does not fit is sent all the same, and the server's refusal has the last word.
-  const certain = model.exactCounts === true || force;
-  if (fixed + answer > contextSize && certain) {
-    return turn.endForRoom(
-      `The model's context of ${tokensText(contextSize)} cannot hold the agent's fixed prompt ` +
-        `(${tokensText(fixed)}: the system prompt and the tools' definitions) and an answer ` +
-        `(${tokensText(answer)}): start the agent with --ctx-size ${
-          contextForPrompt(fixed, budget.maxAnswerTokens)
-        } or more` +
-        (budget.maxAnswerTokens === undefined ? "" : ", or a smaller --max-answer-tokens"),
-      neverRead,
-    );
-  }
-  const current = () =>
-    counter.prompt(
-      requestItems(session, session.contextSummary, session.conversation, turn.segments),
-      tools,
-    );
-  const tokens = await current();
-  turn.countedPrompt = tokens;
-  const limit = compactionLimit(contextSize, budget.compactThreshold, budget.maxAnswerTokens);
-  if (!force && tokens <= limit) return "go";
-  const running = session.conversation.length - turn.startIndex;
-  const outcome = await runCompaction(session, model, {
-    trigger: "auto",
-    focus: "",
-    signal: turn.hookContext.signal,
-    keepFrom: turn.startIndex,
-    pending: turn.segments,
-    tools,
-    target: Math.floor(limit / 2),
-    hooks: deps.compactionHooks,
-    promptId: turn.hookContext.promptId,
-    maxAnswerTokens: budget.maxAnswerTokens,
-  }, { compactionUpdates: deps.compactionUpdates ?? false });
-  // A refusal is the model's own word on it, where our count said the request fitted.
-  const full = refusal ??
-    `The conversation does not fit in the model's context of ${
-      tokensText(contextSize)
-    } with room for an answer`;
-  switch (outcome.kind) {
-    case "compacted":
-    case "shortened":
-      turn.startIndex = session.conversation.length - running;
-      turn.countedPrompt = outcome.after;
-      return "go";
-    case "cancelled":
-      return turn.finish("cancelled");
-    case "too_large":
-      if (!certain) return "go";
-      return turn.endForRoom(
-        `This turn takes ${tokensText(outcome.tokens)} with the system prompt and tools, more ` +
-          `than the model's context of ${tokensText(contextSize)} holds with room for an answer`,
-        neverRead,
-      );
-    case "empty":
-    case "blocked":
-      // Nothing was freed: the request goes as it is when it fits at all.
-      if (!force && (tokens + answer <= contextSize || !certain)) return "go";
-      return turn.endForRoom(full, neverRead);
-    default:
-      return outcome satisfies never;
   }
 }
 
