@@ -23,11 +23,13 @@ import type { EnvAssignment } from "../../agent/shell/session_env_file.ts";
 import type { PermissionModeId } from "../../agent/permissions/permission_policy.ts";
 import type { ToolKit } from "../../agent/tools/tool_kit.ts";
 import { WorkingDirectory } from "../../agent/shell/working_directory.ts";
-import type { ModelCatalog, ModelLease } from "../model_catalog.ts";
+import type { ModelCatalog } from "../model_catalog.ts";
 import type { ModelProvider } from "../model_provider.ts";
 import { showModelLoadProgress } from "../load_progress.ts";
 import { invalidParams } from "../rpc_error.ts";
-import { NOTICE_META_KEY } from "./hook_notices.ts";
+import { isNoticeText, noticeOf, noticeUpdate, transcriptFailureNotice } from "./notice_update.ts";
+import { type OpenModelSession, SessionModelContext } from "./session_model_context.ts";
+import { boundedWait, SessionBackground } from "./session_background.ts";
 import {
   asParagraph,
   THREAD_START,
@@ -38,9 +40,6 @@ import type { SessionHookFirer } from "./session_hook_firer.ts";
 import { type ClientFeatures, NO_CLIENT_FEATURES } from "../client_features.ts";
 import { sessionTitle } from "../../agent/transcript/session_title.ts";
 import type { NotificationDelays } from "./notification_hooks.ts";
-
-/** How long closing waits for a cancelled turn: its tools' kill grace, with room to spare. */
-const CLOSE_WAIT_MS = 3_000;
 
 export interface AgentSessionInit {
   readonly id: string;
@@ -128,9 +127,10 @@ export class AgentSession {
    * to a permission question. Claude Code's permission notification waits on it.
    */
   lastInteractionAt = performance.now();
+  /** What the session runs beside its turns, and the wait for its next prompt. */
+  readonly #background = new SessionBackground();
   /** Aborted when the session closes: hooks that run beside a turn (Notification) end with it. */
-  readonly background = new AbortController();
-  readonly #backgroundWork = new Set<Promise<unknown>>();
+  readonly background: AbortController = this.#background.controller;
   readonly client: AgentContext;
   /**
    * What the client advertised that changes what it is sent (boolean options, notices): set
@@ -144,17 +144,12 @@ export class AgentSession {
    * the session for good.
    */
   #title: { readonly named: boolean; readonly title: string | null };
-  readonly #models: ModelProvider;
   /** The model context the turns use, with the choice it was opened on. */
-  #modelSession: OpenModelSession | undefined;
-  /** The last context let go of, until it (and its model, when no one else uses it) is freed. */
-  #lettingGo: Promise<void> | undefined;
+  readonly #model: SessionModelContext;
   #turn:
     | { readonly controller: AbortController; readonly ended: PromiseWithResolvers<void> }
     | undefined;
   #toolCallCount = 0;
-  /** The idle notification's timer, while the session waits for a prompt (`whenIdleFor`). */
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The settings the transcript holds last, to record only changes. */
   #recordedSettings: string | undefined;
   #watchingProblems = false;
@@ -172,7 +167,6 @@ export class AgentSession {
     this.stopHooksContinue = init.settings.stopHooksContinue;
     this.modelChoice = init.settings.model;
     this.modelCatalog = init.modelCatalog;
-    this.#models = init.models;
     this.alwaysRejected = new Set(init.settings.alwaysRejected);
     this.conversation = init.conversation;
     this.contextSummary = init.contextSummary;
@@ -183,6 +177,13 @@ export class AgentSession {
     this.toolKit = init.toolKit;
     this.client = init.client;
     this.log = init.log;
+    this.#model = new SessionModelContext({
+      sessionId: init.id,
+      models: init.models,
+      catalog: init.modelCatalog,
+      log: init.log,
+      onModelName: (name) => (this.modelName = name),
+    });
     this.notificationDelays = init.notificationDelays ?? {};
     this.#toolCallCount = init.toolCallsSoFar ?? 0;
     this.#title = init.firstPrompt === undefined
@@ -204,11 +205,9 @@ export class AgentSession {
    * model is opened. It sees the whole conversation at its first generation, like any context.
    */
   modelSession(): Promise<ModelSession> {
-    const id = this.modelId;
-    if (this.#modelSession !== undefined && this.#modelSession.id !== id) this.#letGoOfModel();
     let open: OpenModelSession;
     try {
-      open = this.#modelSession ?? this.#openModelSession(id);
+      open = this.#model.use(this.modelId);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -221,58 +220,6 @@ export class AgentSession {
     if (open.after === undefined) show();
     else open.after.then(show);
     return open.context;
-  }
-
-  /** Opens a context on the model `id` names (throws for one the catalog cannot open). */
-  #openModelSession(id: string | undefined): OpenModelSession {
-    const lease = id === undefined ? undefined : this.modelCatalog?.acquire(id);
-    const provider = lease?.provider ?? this.#models;
-    // The model let go of is freed first: two models need not be in memory at once.
-    const after = this.#lettingGo;
-    const context = (after ?? Promise.resolve()).then(() => provider.get()).then((model) => {
-      this.modelName = model.displayName;
-      return model.openSession();
-    });
-    const open: OpenModelSession = { id, provider, lease, after, context, settled: false };
-    context.then(() => (open.settled = true), () => (open.settled = true));
-    // Not kept when it fails: opening a context can fail for want of memory, which a later
-    // prompt may have (a model that failed to load stays failed while a session holds it).
-    context.catch(() => {
-      if (this.#modelSession !== open) return;
-      this.#modelSession = undefined;
-      this.#release(lease);
-    });
-    this.#modelSession = open;
-    return open;
-  }
-
-  /**
-   * Frees the model context and lets go of its model. A context still being opened is freed
-   * when it arrives, but its model is let go of at once: a load nobody wants any more is
-   * abandoned (its provider disposed), and the next model does not wait for it.
-   */
-  #letGoOfModel(): void {
-    const open = this.#modelSession;
-    if (open === undefined) return;
-    this.#modelSession = undefined;
-    const freeContext = open.context.then((context) => context.dispose(), () => {})
-      .catch((error) =>
-        this.log(`Cannot free the model context of session "${this.id}": ${error}`)
-      );
-    const freed = open.settled ? freeContext : Promise.resolve();
-    const lettingGo: Promise<void> = freed
-      .then(() => this.#release(open.lease))
-      .finally(() => {
-        if (this.#lettingGo === lettingGo) this.#lettingGo = undefined;
-      });
-    this.#lettingGo = lettingGo;
-  }
-
-  #release(lease: ModelLease | undefined): Promise<void> {
-    if (lease === undefined) return Promise.resolve();
-    return lease.release().catch((error) =>
-      this.log(`Cannot free model "${lease.id}" of session "${this.id}": ${error}`)
-    );
   }
 
   /** Sends a conversation update to the client and records it in the transcript. */
@@ -289,8 +236,7 @@ export class AgentSession {
 
   /** Work that runs beside the turns (Notification hooks): closing waits for it to end. */
   runInBackground(work: Promise<unknown>): void {
-    const tracked = work.catch(() => {}).finally(() => this.#backgroundWork.delete(tracked));
-    this.#backgroundWork.add(tracked);
+    this.#background.run(work);
   }
 
   /**
@@ -408,7 +354,7 @@ export class AgentSession {
   /** Starts a turn; a client that sends a second prompt before the first answered gets -32602. */
   beginTurn(): AbortSignal {
     if (this.#turn) throw invalidParams(`session "${this.id}" is already running a prompt`);
-    this.#clearIdleWork();
+    this.#background.clearIdle();
     this.lastInteractionAt = performance.now();
     this.#turn = { controller: new AbortController(), ended: Promise.withResolvers<void>() };
     // The client shows the user's prompt: what the turn says starts after it.
@@ -426,17 +372,7 @@ export class AgentSession {
    * notification); a prompt that comes first, or the session's close, calls it off.
    */
   whenIdleFor(afterMs: number, work: () => void): void {
-    this.#clearIdleWork();
-    if (this.#closed || this.background.signal.aborted) return;
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = undefined;
-      work();
-    }, afterMs);
-  }
-
-  #clearIdleWork(): void {
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
+    this.#background.whenIdleFor(afterMs, work);
   }
 
   /** Aborts the turn in flight: generation, tools and pending permission requests. */
@@ -451,11 +387,10 @@ export class AgentSession {
   async close(): Promise<void> {
     const turn = this.#turn;
     this.cancel();
-    this.#clearIdleWork();
-    this.background.abort();
+    this.#background.stop();
     if (turn) await boundedWait(turn.ended.promise);
-    // Aborted above, background hooks are being killed: wait for them, so none outlives us.
-    await boundedWait(Promise.allSettled(this.#backgroundWork));
+    // Stopped above, background hooks are being killed: wait for them, so none outlives us.
+    await this.#background.settled();
     this.#closed = true;
     // Its servers end with it, process groups and all; each is bounded by its kill grace.
     await this.mcp.close();
@@ -463,64 +398,6 @@ export class AgentSession {
     await this.claudeTranscript?.close();
     // A context still being opened (the model may be downloading) is freed when it arrives:
     // closing never waits for a load.
-    this.#letGoOfModel();
+    this.#model.letGo();
   }
-}
-
-interface OpenModelSession {
-  /** The catalog id it was opened on; undefined without a catalog. */
-  readonly id: string | undefined;
-  readonly provider: ModelProvider;
-  /** The hold on a catalog model; absent for the agent's own provider without a catalog. */
-  readonly lease?: ModelLease;
-  /** The freeing of the model let go of before, which its load waits for; none was pending. */
-  readonly after: Promise<void> | undefined;
-  readonly context: Promise<ModelSession>;
-  /** Whether `context` has settled (a model loading has not). */
-  settled: boolean;
-}
-
-function noticeUpdate(text: string): SessionUpdate {
-  return {
-    sessionUpdate: "agent_message_chunk",
-    messageId: crypto.randomUUID(),
-    content: { type: "text", text },
-    _meta: { [NOTICE_META_KEY]: true },
-  };
-}
-
-/**
- * A notice as ACP's `notice` update: its first line is the title, which stands alone; the rest,
- * if any, its description.
- */
-function noticeOf(text: string, severity: NoticeSeverity): SessionUpdate {
-  const [first = "", ...rest] = text.trim().split("\n");
-  const description = rest.join("\n").trim();
-  return {
-    sessionUpdate: "notice",
-    severity,
-    // The schema wants a title of at least one character.
-    title: first.trim() === "" ? "llama-agent" : first.trim(),
-    ...(description === "" ? {} : { description }),
-  };
-}
-
-function isNoticeText(update: SessionUpdate): boolean {
-  return update.sessionUpdate === "agent_message_chunk" && update._meta?.[NOTICE_META_KEY] === true;
-}
-
-function transcriptFailureNotice(failure: string): string {
-  return `${failure}; the session goes on, but nothing from here on is saved: a later load or ` +
-    "resume brings it back only up to this point. Free some disk space (or fix what the error " +
-    "names), then start a new session to keep a full history";
-}
-
-/** Waits for `work`, but at most CLOSE_WAIT_MS. */
-async function boundedWait(work: Promise<unknown>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    work,
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
 }

@@ -5,12 +5,6 @@
 import type { EnvAssignment } from "../../agent/shell/session_env_file.ts";
 import { createToolKit } from "../../agent/tools/tool_kits.ts";
 import type { AgentContext } from "@agentclientprotocol/sdk";
-import {
-  DEFAULT_MCP_CALL_TIMEOUT_MS,
-  DEFAULT_MCP_KILL_GRACE_MS,
-  DEFAULT_MCP_START_TIMEOUT_MS,
-  McpServers,
-} from "../../agent/mcp/mcp_servers.ts";
 import { closeInterruptedToolCalls } from "../../agent/transcript/interrupted_tool_calls.ts";
 import {
   conversationFromTranscript,
@@ -18,23 +12,9 @@ import {
   replayUpdates,
   summaryFromTranscript,
 } from "../../agent/transcript/transcript_reader.ts";
-import { transcriptPathFor } from "../../agent/transcript/transcript_path.ts";
-import { ClaudeTranscript } from "../../agent/transcript/claude_transcript.ts";
-import {
-  claudeTranscriptHome,
-  claudeTranscriptPathFor,
-} from "../../agent/transcript/claude_transcript_path.ts";
-import {
-  type SessionSettings,
-  settingsFromTranscript,
-} from "../../agent/transcript/transcript_settings.ts";
+import { settingsFromTranscript } from "../../agent/transcript/transcript_settings.ts";
 import { TranscriptWriter } from "../../agent/transcript/transcript_writer.ts";
 import type { AgentConfig } from "../agent_config.ts";
-import {
-  hookPermissionMode,
-  type PermissionModeId,
-} from "../../agent/permissions/permission_policy.ts";
-import { createSessionHookFirer, type SessionHookFirer } from "./session_hook_firer.ts";
 import { AgentSession } from "./agent_session.ts";
 import { endSession } from "./session_end_hooks.ts";
 import {
@@ -47,10 +27,15 @@ import {
 import { invalidParams, sessionNotFound } from "../rpc_error.ts";
 import { checkSessionPlace, type SessionPlace } from "./session_place.ts";
 import { restoredModelChoice } from "./session_config.ts";
-import { stopHooksContinueFor } from "../turn/stop_continuation.ts";
-import type { CompatProfile } from "../../profile/compat_profile.ts";
-import { loadProfileChoice, type ProfileChoice } from "../../hooks/profile_choice.ts";
-import { describeDecision } from "../../hooks/profile_decision.ts";
+import {
+  chooseProfile,
+  claudeTranscriptFor,
+  defaultSettings,
+  listSessionModels,
+  openSessionHooks,
+  startMcpServers,
+  transcriptPathOf,
+} from "./session_parts.ts";
 
 export type { RestoredSession } from "./restored_session.ts";
 
@@ -86,19 +71,21 @@ export class SessionStore {
 
   async #create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
-    const listing = this.#listModels();
+    const listing = listSessionModels(this.config);
     const id = this.config.newSessionId?.() ?? crypto.randomUUID();
     // Hooks first: nothing below can fail and leave the open transcript behind. They decide the
     // session's profile (`--compat auto`), which decides everything else it presents.
-    const choice = await this.#chooseProfile(cwd);
+    const choice = await chooseProfile(this.config, cwd);
     const { profile } = choice.decision;
-    const claudeTranscript = this.#claudeTranscript(
+    const claudeTranscript = claudeTranscriptFor(
+      this.config,
       id,
       cwd,
       profile,
       () => session.workingDirectory.current,
     );
-    const hooks = await this.#openHooks(
+    const hooks = await openSessionHooks(
+      this.config,
       id,
       cwd,
       roots,
@@ -107,7 +94,10 @@ export class SessionStore {
       claudeTranscript,
       choice,
     );
-    const transcript = await TranscriptWriter.open(this.#transcriptPath(id), this.config.log);
+    const transcript = await TranscriptWriter.open(
+      transcriptPathOf(this.config, id),
+      this.config.log,
+    );
     await claudeTranscript?.open();
     transcript.append({
       type: "session",
@@ -121,14 +111,14 @@ export class SessionStore {
       id,
       cwd,
       additionalDirectories,
-      settings: this.#defaultSettings(profile),
+      settings: defaultSettings(this.config, profile),
       settingsRecorded: false,
       conversation: [],
       transcript,
       claudeTranscript,
       roots,
       hooks,
-      mcp: this.#startMcpServers(place, cwd),
+      mcp: startMcpServers(this.config, place, cwd),
       toolKit: createToolKit(profile),
       client,
       models: this.config.models,
@@ -139,108 +129,6 @@ export class SessionStore {
     session.recordSettings();
     await this.#keep(session);
     return session;
-  }
-
-  /**
-   * The "model" option's listing, fresh for the response (a directory scan, an endpoint's list):
-   * it never fails, a lister that does is left out.
-   */
-  async #listModels(): Promise<void> {
-    await this.config.modelCatalog?.refresh();
-  }
-
-  /** A new session's settings, or a transcript's that recorded none; `profile` is the session's. */
-  #defaultSettings(profile: CompatProfile): SessionSettings {
-    return {
-      mode: this.config.defaultMode,
-      stopHooksContinue: stopHooksContinueFor(this.config.stopHooksContinue, profile),
-      alwaysRejected: [],
-    };
-  }
-
-  /**
-   * The hooks of a session in `cwd`, under the profile `--compat` forces or its hooks decide
-   * (a session brought back decides again: its settings may have changed since).
-   */
-  async #chooseProfile(cwd: string): Promise<ProfileChoice> {
-    const choice = await loadProfileChoice(this.config.profile, cwd, this.config.home, {
-      pluginDirs: this.config.pluginDirs,
-      ...(this.config.profileOrigin === undefined ? {} : { origin: this.config.profileOrigin }),
-    });
-    this.config.log(`Session in "${cwd}": profile ${describeDecision(choice.decision)}`);
-    return choice;
-  }
-
-  /** The session's hooks: one settings-chain read, for the session's whole life. */
-  async #openHooks(
-    id: string,
-    cwd: string,
-    roots: readonly string[],
-    mode: () => PermissionModeId,
-    currentDir: () => string,
-    claudeTranscript: ClaudeTranscript | undefined,
-    choice: ProfileChoice,
-  ): Promise<SessionHookFirer> {
-    return await createSessionHookFirer({
-      session: {
-        id,
-        cwd,
-        currentDir,
-        transcriptPath: claudeTranscript?.path ?? this.#transcriptPath(id),
-        permissionMode: () => hookPermissionMode(mode()),
-      },
-      home: this.config.home,
-      runHandler: this.config.hookRunner(roots),
-      profile: choice.decision.profile,
-      hooks: choice.hooks,
-      decision: choice.decision,
-      pluginDirs: this.config.pluginDirs,
-      log: this.config.log,
-      observe: this.config.observeFiring,
-      transcript: claudeTranscript,
-    });
-  }
-
-  /**
-   * The `claude` profile's transcript for hooks, at Claude Code's path for this cwd; not opened
-   * yet. A session brought back appends to the same file, its chain going on.
-   */
-  #claudeTranscript(
-    id: string,
-    cwd: string,
-    profile: CompatProfile,
-    currentCwd: () => string,
-  ): ClaudeTranscript | undefined {
-    if (profile.transcript !== "claude") return undefined;
-    const home = claudeTranscriptHome(this.config.home);
-    if (home === undefined) {
-      this.config.log(
-        `No Claude-format transcript for session ${id}: HOME is unset or not an absolute path, ` +
-          "so hooks get raw.jsonl as transcript_path; set HOME to have it written where Claude Code writes it",
-      );
-      return undefined;
-    }
-    return new ClaudeTranscript({
-      path: claudeTranscriptPathFor(home, cwd, id),
-      cwd,
-      currentCwd,
-      sessionId: id,
-      version: this.config.version,
-      log: this.config.log,
-    });
-  }
-
-  #startMcpServers(place: SessionPlace, cwd: string): McpServers {
-    const mcp = this.config.mcp ?? {};
-    return McpServers.start(place.mcpServers ?? [], {
-      cwd,
-      env: this.config.shellEnv ?? Deno.env.toObject(),
-      startTimeoutMs: mcp.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS,
-      callTimeoutMs: mcp.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
-      killGraceMs: mcp.killGraceMs ?? DEFAULT_MCP_KILL_GRACE_MS,
-      clientVersion: this.config.version,
-      log: this.config.log,
-    });
   }
 
   /**
@@ -272,7 +160,7 @@ export class SessionStore {
     place: SessionPlace,
     client: AgentContext,
   ): Promise<RestoredSession> {
-    const path = this.#transcriptPath(sessionId);
+    const path = transcriptPathOf(this.config, sessionId);
     const live = this.#sessions.get(sessionId);
     if (live) await live.transcript.flush();
     const read = await readTranscript(path);
@@ -290,14 +178,14 @@ export class SessionStore {
       );
     }
     if (live) {
-      await this.#listModels();
+      await listSessionModels(this.config);
       return { session: live, replay, transcriptNotices };
     }
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
-    await this.#listModels();
-    const choice = await this.#chooseProfile(cwd);
+    await listSessionModels(this.config);
+    const choice = await chooseProfile(this.config, cwd);
     const { profile } = choice.decision;
-    const restored = settingsFromTranscript(records, this.#defaultSettings(profile));
+    const restored = settingsFromTranscript(records, defaultSettings(this.config, profile));
     const modeNotices = reportModeNotRestored(sessionId, restored, this.config.log);
     const recordedModel = restored.settings.model;
     const model = restoredModelChoice(
@@ -306,7 +194,8 @@ export class SessionStore {
       this.config.modelCatalog,
       this.config.log,
     );
-    const claudeTranscript = this.#claudeTranscript(
+    const claudeTranscript = claudeTranscriptFor(
+      this.config,
       sessionId,
       cwd,
       profile,
@@ -315,7 +204,8 @@ export class SessionStore {
     // Before anything is opened: nothing is left to close when it is refused.
     const unreadable = await claudeTranscript?.unreadable();
     if (unreadable !== undefined) throw invalidParams(unreadable);
-    const hooks = await this.#openHooks(
+    const hooks = await openSessionHooks(
+      this.config,
       sessionId,
       cwd,
       roots,
@@ -340,7 +230,7 @@ export class SessionStore {
       claudeTranscript,
       roots,
       hooks,
-      mcp: this.#startMcpServers(place, cwd),
+      mcp: startMcpServers(this.config, place, cwd),
       toolKit: createToolKit(profile),
       client,
       models: this.config.models,
@@ -435,11 +325,5 @@ export class SessionStore {
           "agent began shutting down: exiting without them",
       );
     }
-  }
-
-  #transcriptPath(sessionId: string): string {
-    // Ids come from the client on load: anything that could leave the sessions directory is no id of ours.
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) throw sessionNotFound(sessionId);
-    return transcriptPathFor(sessionId, this.config.env);
   }
 }
