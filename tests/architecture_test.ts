@@ -1,6 +1,7 @@
 /**
  * The tree is the architecture (ARCHITECTURE.md): each folder of src/ is a room, imports run
- * downwards between rooms, only src/os/ opens the C library, and no folder grows into a bag.
+ * downwards between rooms, only src/os/ opens the C library or starts a process, and no folder
+ * grows into a bag.
  * The checks are pure functions of `{path: source}`, run on the real tree and on planted trees.
  */
 import { assertEquals } from "./helpers/assert.ts";
@@ -86,6 +87,16 @@ export function dlopenOutsideOs(sources: ReadonlyMap<string, string>): string[] 
     .sort();
 }
 
+/** The files that start a process with `Deno.Command` themselves, outside src/os/process/. */
+export function commandOutsideProcess(sources: ReadonlyMap<string, string>): string[] {
+  return [...sources]
+    .filter(([path, source]) =>
+      !path.startsWith("src/os/process/") && /\bnew\s+Deno\.Command\s*\(/.test(source)
+    )
+    .map(([path]) => path)
+    .sort();
+}
+
 /** `folder: count` for each folder of src/ with more files of its own than the limit. */
 export function crowdedFolders(paths: Iterable<string>): string[] {
   const counts = new Map<string, number>();
@@ -122,11 +133,15 @@ Deno.test("only src/os/ opens the C library", () => {
   assertEquals(dlopenOutsideOs(sources), []);
 });
 
+Deno.test("only src/os/process/ starts a process with Deno.Command", () => {
+  assertEquals(commandOutsideProcess(sources), []);
+});
+
 Deno.test(`no folder of src/ holds more than ${MAX_FILES_PER_FOLDER} files of its own`, () => {
   assertEquals(crowdedFolders(sources.keys()), []);
 });
 
-Deno.test("the checks catch an upward import, a sideways one, a dlopen outside os, a crowded folder", () => {
+Deno.test("the checks catch an upward import, a sideways one, a dlopen or a Deno.Command outside os, a crowded folder", () => {
   const planted = new Map([
     ["src/hooks/decision.ts", 'import { x } from "../acp/turn/prompt_turn.ts";'],
     ["src/model/llama/llama_model.ts", 'import type { Y } from "../../hooks/registry.ts";'],
@@ -136,6 +151,7 @@ Deno.test("the checks catch an upward import, a sideways one, a dlopen outside o
     ],
     ["src/agent/search/file_walk.ts", 'const lib = Deno.dlopen("libc.so.6", {});'],
     ["src/acp/turn/tool_hooks.ts", 'import { z } from "../../hooks/lint/plugin_lint.ts";'],
+    ["src/agent/shell/shell_session.ts", 'new Deno.Command("/bin/sh", { args: ["-c", "x"] });'],
   ]);
   assertEquals(forbiddenImports(planted), [
     "src/hooks/decision.ts -> src/acp/turn/prompt_turn.ts",
@@ -143,6 +159,7 @@ Deno.test("the checks catch an upward import, a sideways one, a dlopen outside o
     "src/os/process/libc.ts -> src/agent/tools/tool_kit.ts",
   ]);
   assertEquals(dlopenOutsideOs(planted), ["src/agent/search/file_walk.ts"]);
+  assertEquals(commandOutsideProcess(planted), ["src/agent/shell/shell_session.ts"]);
   const crowded = Array.from({ length: 31 }, (_, i) => `src/agent/f${i}.ts`);
   assertEquals(crowdedFolders([...crowded, "src/agent/tools/a.ts"]), ["src/agent: 31"]);
 });
