@@ -22,6 +22,11 @@ Deno.test("Bash: a leading cd into the session's directory is dropped, and \\\\;
     echoed("shell", { command: "cd /elsewhere && ls" }),
     '{"command":"cd /elsewhere && ls"}',
   );
+  // The same words after the start are the model's own, and stay.
+  assertEquals(
+    echoed("shell", { command: "make && cd /proj && ls" }),
+    '{"command":"make && cd /proj && ls"}',
+  );
 });
 
 Deno.test("Edit: replace_all first, false when not given", () => {

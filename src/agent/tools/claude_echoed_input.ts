@@ -56,9 +56,10 @@ export function claudeEchoedInput(
 function echoedBash(input: Readonly<Record<string, unknown>>, cwd: string): unknown {
   const command = input["command"];
   if (typeof command !== "string") return input;
-  const echoed: Record<string, unknown> = {
-    command: command.replace(`cd ${cwd} && `, "").replaceAll("\\\\;", "\\;"),
-  };
+  const lead = `cd ${cwd} && `;
+  // Only a leading cd is the one Claude Code adds: the same text later in a command is the model's.
+  const unled = command.startsWith(lead) ? command.slice(lead.length) : command;
+  const echoed: Record<string, unknown> = { command: unled.replaceAll("\\\\;", "\\;") };
   for (const key of BASH_KEYS) {
     if (input[key] !== undefined) echoed[key] = input[key];
   }

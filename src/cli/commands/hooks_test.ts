@@ -56,8 +56,8 @@ const spec: CommandSpec = {
     "every failure it left to edit by hand (a hook reference that names no hook, notMatched,\n" +
     "timedOut, modelSaw, modelNeverSaw, evaluatorSaw, evaluatorNeverSaw). Review the changes\n" +
     "before you commit them. Only the cases that ran are updated (--filter, --shard); passing\n" +
-    "cases and cases that could not run are not touched. A failed case whose every failure\n" +
-    "was updated counts as passed in the exit code.\n" +
+    "cases and cases that could not run are not touched.\n" +
+    "A failed case whose every failure was updated counts as passed in the exit code.\n" +
     "\n" +
     "--watch runs the files, then again those a change affects (a scenario, a settings file\n" +
     "of the chain, a script a hook names), until Ctrl-C; on a terminal it clears the screen\n" +
