@@ -23,3 +23,17 @@ Deno.test("the README shows hooks init and hooks test in its first 120 lines", (
     "no `llama-agent hooks test` command in lines 1-120",
   );
 });
+
+Deno.test("the README's test command is the one .ci/run calls, after the same install", async () => {
+  const ci = await Deno.readTextFile(`${REPO_ROOT}/.ci/run`);
+  const readme = lines.join("\n");
+  for (
+    const command of ["npm install --omit=optional", "tools/install_test_parts.sh", "npm test"]
+  ) {
+    assert(ci.includes(command), `.ci/run no longer runs \`${command}\``);
+    assert(
+      new RegExp(`^${command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "m").test(readme),
+      `README.md shows no \`${command}\` line for .ci/run's step`,
+    );
+  }
+});
