@@ -100,11 +100,29 @@ export function handlerIdentity(handler: HandlerConfig): string {
   }
 }
 
+/**
+ * What a handler runs, whole: the command with its `args`, the url or the prompt. A hook
+ * reference is searched in it, and an exit 2's block quotes it.
+ */
+export function handlerText(handler: HandlerConfig): string {
+  switch (handler.type) {
+    case "command":
+      return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;
+    case "http":
+      return handler.url;
+    case "prompt":
+    case "agent":
+      return handler.prompt;
+    default:
+      return handler satisfies never;
+  }
+}
+
 /** One line that says what a handler does, for listings. */
 export function summarizeHandler(handler: HandlerConfig): string {
   switch (handler.type) {
     case "command":
-      return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;
+      return handlerText(handler);
     case "http":
       return `POST ${handler.url}`;
     case "prompt":

@@ -6,7 +6,7 @@
  */
 import type { FiredEventName } from "../../hooks/event_table.ts";
 import { HOOK_EVENTS } from "../../hooks/event_table.ts";
-import type { HandlerConfig } from "../../hooks/handler_config.ts";
+import { type HandlerConfig, handlerText } from "../../hooks/handler_config.ts";
 import type { HookRun } from "../../hooks/hook_engine.ts";
 import {
   commandReason,
@@ -181,19 +181,4 @@ export function blockOf(
 export function attachmentCommand(handler: HandlerConfig): string {
   const status = handler.statusMessage;
   return typeof status === "string" && status !== "" ? status : handlerText(handler);
-}
-
-/** The command (with its `args`), the url or the prompt: what an exit 2's block quotes. */
-function handlerText(handler: HandlerConfig): string {
-  switch (handler.type) {
-    case "command":
-      return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;
-    case "http":
-      return handler.url;
-    case "prompt":
-    case "agent":
-      return handler.prompt;
-    default:
-      return handler satisfies never;
-  }
 }

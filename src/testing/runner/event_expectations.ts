@@ -17,12 +17,12 @@ import type { HookFiring } from "../../hooks/hook_engine.ts";
 import type { HookPayload } from "../../hooks/handler_runner.ts";
 import type { Registry, Selection } from "../../hooks/registry.ts";
 import { registrationId } from "../../hooks/registration_id.ts";
+import { handlerText } from "../../hooks/handler_config.ts";
 import type { EventExpectation } from "../scenarios/scenario_schema.ts";
 import {
   checkTextList,
   decisionName,
   FailureList,
-  handlerText,
   jsonEqual,
   refersTo,
   sameDecision,

@@ -4,7 +4,7 @@
  * Pure: no I/O.
  */
 import type { Verdict } from "../../hooks/decision.ts";
-import type { HandlerConfig } from "../../hooks/handler_config.ts";
+import { type HandlerConfig, handlerText } from "../../hooks/handler_config.ts";
 import type { Registration } from "../../hooks/registration.ts";
 import type { ExpectationFailure } from "../scenarios/case_result.ts";
 import { type TextExpectation, textMatcherOf } from "../scenarios/scenario_schema.ts";
@@ -108,21 +108,6 @@ export function subsetMatch(expected: unknown, actual: unknown): boolean {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The text a hook reference is searched in: the command with its args, the URL, the prompt. */
-export function handlerText(handler: HandlerConfig): string {
-  switch (handler.type) {
-    case "command":
-      return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;
-    case "http":
-      return handler.url;
-    case "prompt":
-    case "agent":
-      return handler.prompt;
-    default:
-      return handler satisfies never;
-  }
 }
 
 /** A `HookRef` names a registration by its exact id, or by a substring of its handler's text. */

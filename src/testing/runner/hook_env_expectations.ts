@@ -9,7 +9,8 @@
  *   line that sets nothing is named in the failure of a variable it may have meant to set.
  */
 import type { HookFiring } from "../../hooks/hook_engine.ts";
-import { describeText, type FailureList, handlerText, matchText } from "./expectation_match.ts";
+import { handlerText } from "../../hooks/handler_config.ts";
+import { describeText, type FailureList, matchText } from "./expectation_match.ts";
 import type { EventExpectation } from "../scenarios/scenario_schema.ts";
 
 /** The whole environment a command hook's process got, by registration id. */

@@ -5,7 +5,7 @@
  * what it checks. Falls back to the registration id where every such reference is ambiguous.
  */
 import type { Registration } from "../../hooks/registration.ts";
-import { handlerText } from "./expectation_match.ts";
+import { handlerText } from "../../hooks/handler_config.ts";
 
 /** Paths of scripts a command names: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`, `./x.py`. */
 const SCRIPT_PATH = /[\w.\/${}"-]*\/[\w.-]+\.(sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b/g;
