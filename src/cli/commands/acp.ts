@@ -14,9 +14,9 @@ import { type CliCommand, type CliIo, type CommandSpec, EXIT } from "../command_
 import { parseCommandLine, renderHelp } from "../parse_command_line.ts";
 import { fail } from "../start_command.ts";
 import { createProgressReporter } from "../progress_reporter.ts";
-import { readableFileProblem, type ReadableRoots } from "../options/startup_files.ts";
+import { readableFileProblem, readableRootsOf } from "../options/startup_files.ts";
 import {
-  type ModelFlags,
+  modelFlagsOf,
   modelLoaderOf,
   modelSetupOf,
   unusedWithEndpoint,
@@ -266,22 +266,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   if (!pluginDirs.ok) return fail(io, pluginDirs.message).exitCode;
 
-  const readable: ReadableRoots = {
-    launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd,
-    home: io.env("HOME"),
-  };
-  const modelFlags: ModelFlags = {
-    model: text("model"),
-    endpoint: text("endpoint"),
-    apiKeyEnv: text("api-key-env"),
-    contextSize: numbers["ctx-size"],
-    threads: numbers["threads"],
-    gpu: text("gpu"),
-    places: {
-      endpoint: settingPlace(loaded.settings, "endpoint"),
-      apiKeyEnv: settingPlace(loaded.settings, "api-key-env"),
-    },
-  };
+  const readable = readableRootsOf(io);
+  const modelFlags = modelFlagsOf(text, numbers, {
+    endpoint: settingPlace(loaded.settings, "endpoint"),
+    apiKeyEnv: settingPlace(loaded.settings, "api-key-env"),
+  });
   const modelSetup = await modelSetupOf(modelFlags, io, readable);
   if (!modelSetup.ok) return fail(io, modelSetup.message).exitCode;
 

@@ -12,8 +12,10 @@ import { COMPAT_FLAG, compatProfileFromFlags } from "../options/compat_flag.ts";
 import { parseCommandLine, renderHelp } from "../parse_command_line.ts";
 import { fail } from "../start_command.ts";
 import { createProgressReporter } from "../progress_reporter.ts";
+import { readableRootsOf } from "../options/startup_files.ts";
 import {
   type ModelFlags,
+  modelFlagsOf,
   type ModelSetup,
   modelSetupOf,
   unusedWithEndpoint,
@@ -131,15 +133,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   const chosen = compatProfileFromFlags(flags, io);
   if (!chosen.ok) return fail(io, chosen.message).exitCode;
-  const modelFlags: ModelFlags = {
-    model: text("model"),
-    endpoint: text("endpoint"),
-    apiKeyEnv: text("api-key-env"),
-    contextSize: numbers["ctx-size"],
-    threads: numbers["threads"],
-    gpu: text("gpu"),
-  };
-  const readable = { launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd, home: io.env("HOME") };
+  const modelFlags = modelFlagsOf(text, numbers);
+  const readable = readableRootsOf(io);
   const setup = await modelSetupOf(modelFlags, io, readable);
   if (!setup.ok) return fail(io, setup.message).exitCode;
   // The tools probed are those a session in the launch directory would be offered.

@@ -40,6 +40,26 @@ export interface ModelFlags {
   readonly places?: { readonly endpoint?: string; readonly apiKeyEnv?: string };
 }
 
+/**
+ * The model flags among a command's parsed ones: `text` reads a string flag, `numbers` holds
+ * `ctx-size` and `threads` once checked as counts.
+ */
+export function modelFlagsOf(
+  text: (name: string) => string | undefined,
+  numbers: Readonly<Record<string, number | undefined>>,
+  places?: ModelFlags["places"],
+): ModelFlags {
+  return {
+    model: text("model"),
+    endpoint: text("endpoint"),
+    apiKeyEnv: text("api-key-env"),
+    contextSize: numbers["ctx-size"],
+    threads: numbers["threads"],
+    gpu: text("gpu"),
+    ...(places === undefined ? {} : { places }),
+  };
+}
+
 export type ModelSetup =
   | { readonly kind: "local"; readonly source: ModelSource }
   | { readonly kind: "endpoint"; readonly endpoint: EndpointOptions };

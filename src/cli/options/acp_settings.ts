@@ -16,6 +16,7 @@ import { dirname, resolve } from "node:path";
 import type { CliIo } from "../command_spec.ts";
 import type { ParsedCommandLine } from "../parse_command_line.ts";
 import { envBoolean, type SettingSpec, shareValue, valueProblem } from "./setting_spec.ts";
+import { readableRootsOf } from "./startup_files.ts";
 import { loadUserConfig, type UserConfig, userConfigPath } from "./user_config_file.ts";
 
 export type SettingSource =
@@ -76,10 +77,7 @@ export async function loadAcpSettings(
   parsed: Pick<ParsedCommandLine, "flags" | "lists">,
   io: Pick<CliIo, "env" | "cwd">,
 ): Promise<AcpSettingsResult> {
-  const file = await loadUserConfig(userConfigPath(io.env), specs, {
-    launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd,
-    home: io.env("HOME"),
-  });
+  const file = await loadUserConfig(userConfigPath(io.env), specs, readableRootsOf(io));
   if (!file.ok) return file;
   return mergeSettings(specs, parsed, io.env, file.config);
 }

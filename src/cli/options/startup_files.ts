@@ -6,6 +6,7 @@
  * be missing wherever it was looked for: outside what llama-agent may read, too, where moving it
  * would be no help.
  */
+import type { CliIo } from "../command_spec.ts";
 import { ConfigFileRefused, openRegularFile } from "../../config_file.ts";
 import { errorMessage } from "../../error.ts";
 import { checkGgufFile } from "../../model/model_file_checks.ts";
@@ -17,6 +18,11 @@ export interface ReadableRoots {
   /** The launcher's directory (`LLAMA_AGENT_LAUNCH_DIR`). */
   readonly launchDir: string | undefined;
   readonly home: string | undefined;
+}
+
+/** Where this process may read: the launcher's directory (else the working directory) and HOME. */
+export function readableRootsOf(io: Pick<CliIo, "env" | "cwd">): ReadableRoots {
+  return { launchDir: io.env("LLAMA_AGENT_LAUNCH_DIR") ?? io.cwd, home: io.env("HOME") };
 }
 
 /** Why the model `--model` names cannot be read, or undefined (a Hugging Face model is fetched). */
