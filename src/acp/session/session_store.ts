@@ -15,6 +15,7 @@ import {
 import { settingsFromTranscript } from "../../agent/transcript/transcript_settings.ts";
 import { TranscriptWriter } from "../../agent/transcript/transcript_writer.ts";
 import type { AgentConfig } from "../agent_config.ts";
+import type { CompatProfile } from "../../profile/compat_profile.ts";
 import { AgentSession } from "./agent_session.ts";
 import { endSession } from "./session_end_hooks.ts";
 import {
@@ -69,6 +70,18 @@ export class SessionStore {
     return this.#track(this.#create(place, client));
   }
 
+  /** What a session, new or brought back, takes from the agent's configuration and its profile. */
+  #fromConfig(place: SessionPlace, cwd: string, profile: CompatProfile) {
+    return {
+      mcp: startMcpServers(this.config, place, cwd),
+      toolKit: createToolKit(profile),
+      models: this.config.models,
+      modelCatalog: this.config.modelCatalog,
+      log: this.config.log,
+      notificationDelays: this.config.notificationDelays,
+    };
+  }
+
   async #create(place: SessionPlace, client: AgentContext): Promise<AgentSession> {
     const { cwd, additionalDirectories, roots } = await checkSessionPlace(place, this.config);
     const listing = listSessionModels(this.config);
@@ -118,13 +131,8 @@ export class SessionStore {
       claudeTranscript,
       roots,
       hooks,
-      mcp: startMcpServers(this.config, place, cwd),
-      toolKit: createToolKit(profile),
+      ...this.#fromConfig(place, cwd, profile),
       client,
-      models: this.config.models,
-      modelCatalog: this.config.modelCatalog,
-      log: this.config.log,
-      notificationDelays: this.config.notificationDelays,
     });
     session.recordSettings();
     await this.#keep(session);
@@ -230,13 +238,8 @@ export class SessionStore {
       claudeTranscript,
       roots,
       hooks,
-      mcp: startMcpServers(this.config, place, cwd),
-      toolKit: createToolKit(profile),
+      ...this.#fromConfig(place, cwd, profile),
       client,
-      models: this.config.models,
-      modelCatalog: this.config.modelCatalog,
-      log: this.config.log,
-      notificationDelays: this.config.notificationDelays,
       toolCallsSoFar: highestToolCallNumber(records),
       firstPrompt: records.find((record) => record.type === "prompt")?.prompt,
     });
