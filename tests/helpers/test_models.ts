@@ -7,6 +7,21 @@ import {
   type ScriptedModelOptions,
   writeScriptedModel,
 } from "../../src/model/scripted/scripted_gguf.ts";
+import type { ToolDefinition } from "../../src/model/model.ts";
+
+/** A tool whose input is one required string and no other key: a call's params end after it. */
+export function oneStringTool(name: string, description: string, param: string): ToolDefinition {
+  return {
+    name,
+    description,
+    inputSchema: {
+      type: "object",
+      properties: { [param]: { type: "string" } },
+      required: [param],
+      additionalProperties: false,
+    },
+  };
+}
 
 export interface ToolCallScript {
   readonly toolName: string;

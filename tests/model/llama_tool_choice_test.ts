@@ -16,31 +16,19 @@ import type {
   ToolDefinition,
 } from "../../src/model/model.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { READ_NOTES, writeReplyModel, writeToolCallModel } from "../helpers/test_models.ts";
+import {
+  oneStringTool,
+  READ_NOTES,
+  writeReplyModel,
+  writeToolCallModel,
+} from "../helpers/test_models.ts";
 
 await preloadLlama();
 
+/** Two tools with one string each, no other keys. */
 const TOOLS: ToolDefinition[] = [
-  {
-    name: "shell",
-    description: "Run a shell command.",
-    inputSchema: {
-      type: "object",
-      properties: { command: { type: "string" } },
-      required: ["command"],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: "fs_read",
-    description: "Read a text file.",
-    inputSchema: {
-      type: "object",
-      properties: { file_path: { type: "string" } },
-      required: ["file_path"],
-      additionalProperties: false,
-    },
-  },
+  oneStringTool("shell", "Run a shell command.", "command"),
+  oneStringTool("fs_read", "Read a text file.", "file_path"),
 ];
 
 const ASK: ConversationItem[] = [

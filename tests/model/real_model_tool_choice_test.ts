@@ -22,31 +22,14 @@ import type {
 import type { ToolChoice } from "../../src/model/llama/tool_choice_grammar.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testOnGemma, testOnParts } from "../helpers/test_parts.ts";
+import { oneStringTool } from "../helpers/test_models.ts";
 
 await preloadLlama();
 
 /** Two tools with one string each, no other keys: a call's params end after one string. */
 const TOOLS: ToolDefinition[] = [
-  {
-    name: "fs_read",
-    description: "Read a text file.",
-    inputSchema: {
-      type: "object",
-      properties: { file_path: { type: "string" } },
-      required: ["file_path"],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: "shell",
-    description: "Run a shell command.",
-    inputSchema: {
-      type: "object",
-      properties: { command: { type: "string" } },
-      required: ["command"],
-      additionalProperties: false,
-    },
-  },
+  oneStringTool("fs_read", "Read a text file.", "file_path"),
+  oneStringTool("shell", "Run a shell command.", "command"),
 ];
 
 /** Each tool's one param. */
