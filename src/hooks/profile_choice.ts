@@ -57,7 +57,8 @@ export async function chooseProfile(
   const claude = await load(compatProfile("claude"));
   const evidence = await profileEvidence(claude.registry.registrations, {
     cwd: context.cwd,
-    readScript: context.readScript ?? readScriptFile,
+    // Each script is searched for both profiles' names, and several hooks may name it.
+    readScript: remembered(context.readScript ?? readScriptFile),
     pluginDirs: context.pluginDirs,
   });
   const decision = decideProfile(evidence);

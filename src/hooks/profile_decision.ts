@@ -29,6 +29,8 @@ import { notificationTypes } from "../profile/notifications.ts";
 
 const LLAMA = compatProfile("llama");
 const CLAUDE = compatProfile("claude");
+/** The claude profile's view of a name: whose tool it is (llama-agent's, Claude Code's). */
+const CLAUDE_NAMES = new ProfileNames(CLAUDE);
 
 /** Where the hooks name one world's tools: `matcher "Bash"`, `"if": "Bash(rm:*)"`, ... */
 export interface ProfileEvidence {
@@ -105,7 +107,7 @@ function notificationVote(entry: HookEntry): { claude?: string[]; llama?: string
   const { matcher } = compiled;
   const inClaude = NOTIFICATION_TYPES.claude.some((type) => matches(matcher, type));
   const inLlama = NOTIFICATION_TYPES.llama.some((type) => matches(matcher, type));
-  const place = `matcher "${entry.matcherSource ?? ""}"`;
+  const place = where(entry, "matcher");
   if (inClaude && !inLlama) return { claude: [place] };
   if (inLlama && !inClaude) return { llama: [place] };
   return undefined;
@@ -127,10 +129,9 @@ async function hookEvidence(entry: HookEntry, context: EvidenceContext): Promise
     );
     // Under `llama` every foreign name is Claude Code's; under `claude` only llama-agent's own
     // count (an old Claude Code name such as `MultiEdit` runs in neither).
-    const ours = new ProfileNames(CLAUDE);
     for (const found of forClaude ?? []) claude.push(comparisonWhere(found, found.names));
     for (const found of forLlama ?? []) {
-      const names = found.names.filter((name) => ours.foreign(name)?.owner === "llama");
+      const names = found.names.filter((name) => CLAUDE_NAMES.foreign(name)?.owner === "llama");
       if (names.length > 0) llama.push(comparisonWhere(found, names));
     }
   }

@@ -12,6 +12,7 @@ import {
   forcedDecision,
   profileEvidence,
 } from "../../src/hooks/profile_decision.ts";
+import { loadProfileChoice } from "../../src/hooks/profile_choice.ts";
 import { compatProfile } from "../../src/profile/compat_profile.ts";
 
 const PROJECT = "/project";
@@ -172,4 +173,35 @@ Deno.test("a Notification matcher votes for the profile that sends its notificat
       llama: [],
     },
   );
+});
+
+Deno.test("auto reads each script its hooks name once, for both profiles' names and every hook naming it", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "profile_choice_" }));
+  try {
+    await Deno.mkdir(`${dir}/.claude/hooks`, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/.claude/hooks/claude.sh`,
+      SCRIPTS[
+        "/project/.claude/hooks/claude.sh"
+      ]!,
+    );
+    const command = { type: "command", command: script("claude.sh") };
+    await Deno.writeTextFile(
+      `${dir}/.claude/settings.json`,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "*", hooks: [command] }],
+          PostToolUse: [{ matcher: "*", hooks: [command] }],
+        },
+      }),
+    );
+    const reads: string[] = [];
+    const choice = await loadProfileChoice("auto", dir, `${dir}/no_home`, {
+      readScript: (path) => (reads.push(path), Deno.readTextFile(path)),
+    });
+    assertEquals(choice.decision.profile.id, "claude");
+    assertEquals(reads, [`${dir}/.claude/hooks/claude.sh`]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
