@@ -55,7 +55,7 @@ export function shellProgram(
 }
 
 /** `$SHELL` first when it is a bash, then the usual paths, each once. */
-export function bashCandidates(shell: string | undefined): string[] {
+function bashCandidates(shell: string | undefined): string[] {
   const preferred = shell !== undefined && shell.startsWith("/") && basename(shell) === "bash"
     ? [shell]
     : [];

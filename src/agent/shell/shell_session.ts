@@ -30,7 +30,7 @@ import type { ShellChoice } from "../../profile/shell_style.ts";
  * Claude Code's switch to start every command in the project directory again
  * (`CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR`, its tools reference): honoured the same way.
  */
-export const MAINTAIN_PROJECT_DIR_ENV = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR";
+const MAINTAIN_PROJECT_DIR_ENV = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR";
 
 /** The style under the agent's environment: Claude Code's switch turns the carry-over off. */
 export function shellStyleUnder(

@@ -9,6 +9,7 @@
  * holds whatever a command did.
  */
 import { resolve } from "node:path";
+import { isDirectory } from "../../path_exists.ts";
 import { isInsideDir, realPathAllowingMissing } from "../../real_path.ts";
 
 export class WorkingDirectory {
@@ -85,13 +86,5 @@ async function realDirectory(path: string): Promise<string | undefined> {
     return (await Deno.stat(real)).isDirectory ? real : undefined;
   } catch {
     return undefined;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
   }
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { readConfigFile } from "../../config_file.ts";
 import { errorMessage } from "../../error.ts";
 import { outsideGrantWords } from "../../outside_grant.ts";
+import { isDirectory } from "../../path_exists.ts";
 import { type Diagnostic, jsonPointer } from "../diagnostic.ts";
 import { type EventProfile, isHookEventName } from "../event_table.ts";
 import { isRecord } from "../json_value_at.ts";
@@ -227,10 +228,6 @@ async function leavesPlugin(root: string, file: string): Promise<string | undefi
     default:
       return where satisfies never;
   }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((info) => info.isDirectory, () => false);
 }
 
 /** Top-level keys that are event names: a flat file, the `hooks` wrapper forgotten. */
