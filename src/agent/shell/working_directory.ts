@@ -37,7 +37,8 @@ export class WorkingDirectory {
   async follow(reported: string): Promise<{ readonly reset: boolean }> {
     if (reported === this.#current) return { reset: false };
     const [project, ...others] = await this.#resolvedDirectories();
-    const real = await realDirectory(reported);
+    // `pwd -P` is a real path already: staying in a project named through a link costs no stat.
+    const real = reported === project ? project : await realDirectory(reported);
     if (real !== undefined && real === project) {
       // Home again: under the name the session was given, as it started.
       this.#current = this.project;
