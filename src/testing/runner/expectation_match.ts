@@ -4,7 +4,7 @@
  * Pure: no I/O.
  */
 import type { Verdict } from "../../hooks/decision.ts";
-import { type HandlerConfig, handlerText } from "../../hooks/handler_config.ts";
+import { handlerText } from "../../hooks/handler_config.ts";
 import type { Registration } from "../../hooks/registration.ts";
 import type { ExpectationFailure } from "../scenarios/case_result.ts";
 import { type TextExpectation, textMatcherOf } from "../scenarios/scenario_schema.ts";
